@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+var targets: [Target] = [
+    .systemLibrary(
+        name: "CLibYAML",
+        pkgConfig: "yaml-0.1",
+        providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+    ),
+    .target(name: "HeraldSyntax", dependencies: ["CLibYAML"]),
+    .target(name: "HeraldPolicy", dependencies: ["HeraldSyntax"]),
+    .target(name: "HeraldEngine", dependencies: ["HeraldPolicy"]),
+    .executableTarget(
+        name: "herald",
+        dependencies: [
+            "HeraldSyntax", "HeraldPolicy", "HeraldEngine",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]
+    ),
+    .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
+    .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldCLITests", dependencies: ["herald"]),
+]
+
+for index in targets.indices where targets[index].type != .system {
+    targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + swiftSettings
+}
+
+let package = Package(
+    name: "Herald",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "HeraldSyntax", targets: ["HeraldSyntax"]),
+        .library(name: "HeraldPolicy", targets: ["HeraldPolicy"]),
+        .library(name: "HeraldEngine", targets: ["HeraldEngine"]),
+        .executable(name: "herald", targets: ["herald"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: targets
+)

@@ -1,0 +1,4 @@
+public import HeraldPolicy
+
+/// The interpreter: `decide`, `plan`, `flush` and `reconcile` over a compiled policy.
+public enum HeraldEngine {}

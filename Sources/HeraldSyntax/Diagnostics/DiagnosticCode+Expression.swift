@@ -1,0 +1,4 @@
+// H03xx: expressions (lexer, parser, type checker)
+extension DiagnosticCode {
+    static let expressionCodes: [DiagnosticCode] = []
+}

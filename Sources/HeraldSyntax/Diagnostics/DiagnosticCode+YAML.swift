@@ -1,0 +1,4 @@
+// H01xx: the strict YAML reader
+extension DiagnosticCode {
+    static let yamlCodes: [DiagnosticCode] = []
+}
