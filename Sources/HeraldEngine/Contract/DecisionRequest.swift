@@ -1,0 +1,306 @@
+import HeraldSyntax
+
+/// What a caller asks the engine to decide: one notification trigger for one user, with the
+/// user's preferences, state and history (the `decide` request of the JSON contract; see
+/// `docs/decisions-contract.md`).
+public struct DecisionRequest: Sendable, Equatable {
+    /// The notification type id (`N-MAINT-DUE-TODAY`).
+    public var type: String
+    /// The trigger instant, seconds since the Unix epoch (UTC).
+    public var at: Int
+    /// The caller's current instant; the engine never reads a clock.
+    public var now: Int
+    /// The user record: an object with a string `id` plus the catalog's declared fields.
+    public var user: JSON
+    public var prefs: PreferencesInput
+    public var permission: Permission
+    /// The user's state (declared fields, nested objects); `{}` when absent.
+    public var state: JSON
+    /// The trigger's parameters; `{}` when absent.
+    public var params: JSON
+    /// What per-subject caps count by, when the trigger has one.
+    public var subject: String?
+    /// The user's ledger, in the caller's order.
+    public var history: [HistoryEntry]
+
+    public init(
+        type: String, at: Int, now: Int, user: JSON, prefs: PreferencesInput = PreferencesInput(),
+        permission: Permission = .unknown, state: JSON = .object([]), params: JSON = .object([]),
+        subject: String? = nil, history: [HistoryEntry] = []
+    ) {
+        self.type = type
+        self.at = at
+        self.now = now
+        self.user = user
+        self.prefs = prefs
+        self.permission = permission
+        self.state = state
+        self.params = params
+        self.subject = subject
+        self.history = history
+    }
+
+    /// The user's `id`.
+    public var userID: String { user["id"]?.stringValue ?? "" }
+
+    /// Reads a request from JSON text.
+    /// - Throws: `RequestErrors` with the parse error (path `request`, message `line:col: …`)
+    ///   or every field problem found.
+    public static func parse(_ text: String, limits: JSONLimits = .standard) throws(RequestErrors) -> DecisionRequest {
+        let json: JSON
+        do {
+            json = try JSON.parse(text, limits: limits)
+        } catch {
+            throw RequestErrors([RequestError(path: "request", message: "invalid JSON at \(error)")])
+        }
+        return try DecisionRequest(json: json)
+    }
+
+    /// Decodes a request, checking every field.
+    /// - Throws: `RequestErrors` listing every problem, each with its field path.
+    public init(json: JSON) throws(RequestErrors) {
+        var reader = RequestReader()
+        guard let request = reader.request(json) else { throw RequestErrors(reader.errors) }
+        self = request
+    }
+}
+
+/// Walks a request, collecting every problem instead of stopping at the first.
+private struct RequestReader {
+    var errors: [RequestError] = []
+
+    static let requestFields = ["type", "at", "now", "user", "prefs", "permission", "state", "params", "subject", "history"]
+    static let prefsFields = ["timezone", "pausedAll", "categories", "channels", "types", "quietHours",
+                              "reminderTime", "trainingDays", "maxPerDay", "muted"]
+    static let historyFields = ["key", "type", "subject", "channel", "deliverAt", "status", "batch"]
+
+    mutating func fail(_ path: String, _ message: String) {
+        errors.append(RequestError(path: path, message: message))
+    }
+
+    /// `"tomorrow"`, `42`, `null`, or the value's kind for arrays and objects.
+    static func show(_ value: JSON) -> String {
+        switch value {
+        case .string(let s):
+            let shown = s.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(40))) + "…" : s
+            return JSON.string(shown).serialized()
+        case .array, .object: return value.kindName
+        default: return value.serialized()
+        }
+    }
+
+    mutating func mismatch(_ path: String, _ expected: String, _ value: JSON) {
+        fail(path, "expected \(expected), got \(Self.show(value))")
+    }
+
+    func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : path + "." + key
+    }
+
+    /// The members of an object, reporting unknown keys when `known` is given.
+    mutating func object(_ value: JSON, at path: String, known: [String]?) -> [JSON.Member]? {
+        guard let members = value.members else {
+            mismatch(path.isEmpty ? "request" : path, "an object", value)
+            return nil
+        }
+        if let known {
+            for member in members where !known.contains(member.key) {
+                var message = "unknown field `\(member.key)`"
+                if let close = Suggestions.closest(to: member.key, in: known) {
+                    message += "; did you mean `\(close)`?"
+                }
+                fail(join(path, member.key), message)
+            }
+        }
+        return members
+    }
+
+    mutating func string(_ value: JSON?, at path: String, required: Bool = true) -> String? {
+        guard let value else {
+            if required { fail(path, "missing required field") }
+            return nil
+        }
+        guard let s = value.stringValue else {
+            mismatch(path, "a string", value)
+            return nil
+        }
+        if required && s.isEmpty { fail(path, "must not be empty") }
+        return s
+    }
+
+    /// A string, or nil for absent or `null`.
+    mutating func optionalString(_ value: JSON?, at path: String) -> String? {
+        guard let value, !value.isNull else { return nil }
+        return string(value, at: path, required: false)
+    }
+
+    mutating func instant(_ value: JSON?, at path: String) -> Int? {
+        guard let value else {
+            fail(path, "missing required field")
+            return nil
+        }
+        guard let text = value.stringValue, let instant = ContractTime.parseInstant(text) else {
+            mismatch(path, "an RFC 3339 instant", value)
+            return nil
+        }
+        return instant
+    }
+
+    mutating func bool(_ value: JSON, at path: String) -> Bool? {
+        guard let b = value.boolValue else {
+            mismatch(path, "true or false", value)
+            return nil
+        }
+        return b
+    }
+
+    mutating func timeOfDay(_ value: JSON, at path: String) -> Int? {
+        guard let text = value.stringValue, let seconds = ContractTime.parseTimeOfDay(text) else {
+            mismatch(path, "a time of day \"HH:MM\"", value)
+            return nil
+        }
+        return seconds
+    }
+
+    mutating func toggles(_ value: JSON, at path: String) -> [String: Bool] {
+        guard let members = object(value, at: path, known: nil) else { return [:] }
+        var result: [String: Bool] = [:]
+        for member in members {
+            if let b = bool(member.value, at: join(path, member.key)) { result[member.key] = b }
+        }
+        return result
+    }
+
+    mutating func oneOf<T: RawRepresentable<String> & CaseIterable>(_ value: JSON?, at path: String, as _: T.Type) -> T? {
+        guard let value else {
+            fail(path, "missing required field")
+            return nil
+        }
+        guard let text = value.stringValue, let result = T(rawValue: text) else {
+            mismatch(path, "one of " + T.allCases.map(\.rawValue).joined(separator: ", "), value)
+            return nil
+        }
+        return result
+    }
+
+    // MARK: Sections
+
+    mutating func request(_ json: JSON) -> DecisionRequest? {
+        guard let members = object(json, at: "", known: Self.requestFields) else { return nil }
+        let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let type = string(fields["type"], at: "type")
+        let at = instant(fields["at"], at: "at")
+        let now = instant(fields["now"], at: "now")
+        var user: JSON?
+        if let value = fields["user"] {
+            if object(value, at: "user", known: nil) != nil {
+                user = value
+                _ = string(value["id"], at: "user.id")
+            }
+        } else {
+            fail("user", "missing required field")
+        }
+        let prefs = fields["prefs"].map { preferences($0, at: "prefs") } ?? PreferencesInput()
+        let permission = fields["permission"].map { oneOf($0, at: "permission", as: Permission.self) } ?? .unknown
+        let state = objectOrEmpty(fields["state"], at: "state")
+        let params = objectOrEmpty(fields["params"], at: "params")
+        let subject = optionalString(fields["subject"], at: "subject")
+        var history: [HistoryEntry] = []
+        if let value = fields["history"] {
+            if let elements = value.elements {
+                for (index, element) in elements.enumerated() {
+                    if let entry = historyEntry(element, at: "history[\(index)]") { history.append(entry) }
+                }
+            } else {
+                mismatch("history", "an array", value)
+            }
+        }
+        guard errors.isEmpty, let type, let at, let now, let user, let permission else { return nil }
+        return DecisionRequest(
+            type: type, at: at, now: now, user: user, prefs: prefs, permission: permission,
+            state: state, params: params, subject: subject, history: history
+        )
+    }
+
+    mutating func objectOrEmpty(_ value: JSON?, at path: String) -> JSON {
+        guard let value else { return .object([]) }
+        return object(value, at: path, known: nil) == nil ? .object([]) : value
+    }
+
+    mutating func preferences(_ json: JSON, at path: String) -> PreferencesInput {
+        var prefs = PreferencesInput()
+        guard let members = object(json, at: path, known: Self.prefsFields) else { return prefs }
+        for member in members {
+            let fieldPath = join(path, member.key)
+            let value = member.value
+            switch member.key {
+            case "timezone": prefs.timezone = string(value, at: fieldPath)
+            case "pausedAll": prefs.pausedAll = bool(value, at: fieldPath)
+            case "categories": prefs.categories = toggles(value, at: fieldPath)
+            case "channels": prefs.channels = toggles(value, at: fieldPath)
+            case "types": prefs.types = toggles(value, at: fieldPath)
+            case "quietHours": prefs.quietHours = quietHours(value, at: fieldPath)
+            case "reminderTime": prefs.reminderTime = timeOfDay(value, at: fieldPath)
+            case "trainingDays": prefs.trainingDays = weekdays(value, at: fieldPath)
+            case "maxPerDay":
+                if let n = value.intValue, n >= 0 {
+                    prefs.maxPerDay = n
+                } else {
+                    mismatch(fieldPath, "a non-negative integer", value)
+                }
+            case "muted":
+                guard let elements = value.elements else {
+                    mismatch(fieldPath, "an array of strings", value)
+                    break
+                }
+                prefs.muted = elements.enumerated().compactMap { index, element in
+                    string(element, at: "\(fieldPath)[\(index)]", required: false)
+                }
+            default: break  // reported by `object(_:at:known:)`
+            }
+        }
+        return prefs
+    }
+
+    mutating func quietHours(_ value: JSON, at path: String) -> PreferencesInput.QuietHours? {
+        if value.isNull { return .off }
+        guard let members = object(value, at: path, known: ["start", "end"]) else { return nil }
+        _ = members
+        let start = value["start"].flatMap { timeOfDay($0, at: join(path, "start")) }
+        let end = value["end"].flatMap { timeOfDay($0, at: join(path, "end")) }
+        if value["start"] == nil { fail(join(path, "start"), "missing required field") }
+        if value["end"] == nil { fail(join(path, "end"), "missing required field") }
+        guard let start, let end else { return nil }
+        return .window(start: start, end: end)
+    }
+
+    mutating func weekdays(_ value: JSON, at path: String) -> [Int]? {
+        guard let elements = value.elements else {
+            mismatch(path, "an array of weekdays", value)
+            return nil
+        }
+        var days: Set<Int> = []
+        for (index, element) in elements.enumerated() {
+            if let name = element.stringValue, let i = PreferencesInput.weekdayNames.firstIndex(of: name) {
+                days.insert(i + 1)
+            } else {
+                mismatch("\(path)[\(index)]", "a weekday (" + PreferencesInput.weekdayNames.joined(separator: ", ") + ")", element)
+            }
+        }
+        return days.sorted()
+    }
+
+    mutating func historyEntry(_ json: JSON, at path: String) -> HistoryEntry? {
+        guard object(json, at: path, known: Self.historyFields) != nil else { return nil }
+        let key = string(json["key"], at: join(path, "key"))
+        let type = string(json["type"], at: join(path, "type"))
+        let subject = optionalString(json["subject"], at: join(path, "subject"))
+        let channel = optionalString(json["channel"], at: join(path, "channel"))
+        let deliverAt = instant(json["deliverAt"], at: join(path, "deliverAt"))
+        let status = oneOf(json["status"], at: join(path, "status"), as: HistoryEntry.Status.self)
+        let batch = optionalString(json["batch"], at: join(path, "batch"))
+        guard let key, let type, let deliverAt, let status else { return nil }
+        return HistoryEntry(key: key, type: type, subject: subject, channel: channel,
+                            deliverAt: deliverAt, status: status, batchKey: batch)
+    }
+}

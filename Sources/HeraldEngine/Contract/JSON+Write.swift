@@ -1,0 +1,98 @@
+extension JSON {
+    /// The value as JSON text with object keys sorted by their UTF-8 bytes, so equal values
+    /// always give identical bytes whatever order they were built in.
+    ///
+    /// - Parameter pretty: two-space indentation and `": "` separators instead of compact output.
+    /// - Returns: the text, without a trailing newline.
+    /// - Note: a non-finite `double` (which the parser never produces) is written as `null`.
+    public func serialized(pretty: Bool = false) -> String {
+        var writer = JSONWriter(pretty: pretty)
+        writer.write(self, indent: 0)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// Appends UTF-8 bytes directly, avoiding intermediate strings per value.
+private struct JSONWriter {
+    let pretty: Bool
+    var bytes: [UInt8] = []
+
+    init(pretty: Bool) {
+        self.pretty = pretty
+        bytes.reserveCapacity(256)
+    }
+
+    mutating func write(_ value: JSON, indent: Int) {
+        switch value {
+        case .null: append("null")
+        case .bool(let b): append(b ? "true" : "false")
+        case .int(let i): append(String(i))
+        case .double(let d): append(Self.format(d))
+        case .string(let s): writeString(s)
+        case .array(let elements):
+            if elements.isEmpty { return append("[]") }
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                write(element, indent: indent + 1)
+            }
+            newline(indent)
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            if members.isEmpty { return append("{}") }
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in sorted.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                writeString(member.key)
+                bytes.append(UInt8(ascii: ":"))
+                if pretty { bytes.append(UInt8(ascii: " ")) }
+                write(member.value, indent: indent + 1)
+            }
+            newline(indent)
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func newline(_ indent: Int) {
+        guard pretty else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+    }
+
+    private mutating func append(_ s: String) {
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    private mutating func writeString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            case 0x00..<0x20:
+                append("\\u00")
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Swift's shortest round-trip representation, which is already valid JSON for finite
+    /// values (`0.1`, `1e-05`, `1e+20`, `-0.0`).
+    static func format(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        return d.description
+    }
+}

@@ -1,0 +1,31 @@
+/// One problem with one field of a decision request.
+public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Where, as `history[3].deliverAt` or `prefs.quietHours.start`; `request` for the whole.
+    public var path: String
+    /// What is wrong, lowercase, one line: `expected an RFC 3339 instant, got "tomorrow"`.
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `path: message`.
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Every problem found in a request, in document order. Decoding collects them all so the
+/// caller can fix a request in one round trip.
+public struct RequestErrors: Error, Sendable, Equatable, CustomStringConvertible {
+    public var errors: [RequestError]
+
+    public init(_ errors: [RequestError]) {
+        self.errors = errors
+    }
+
+    /// The paths of the problems, for tests and logs.
+    public var paths: [String] { errors.map(\.path) }
+
+    /// One problem per line.
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,57 @@
+/// One stage of a decision as it ran: which stage, what came of it, which rule spoke.
+public struct TraceStep: Sendable, Equatable {
+    /// A stage name. The pipeline's stages are constants; the engine may add finer ones
+    /// (a stage is plain text in the contract).
+    public struct Stage: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        public static let request = Stage(rawValue: "request")
+        public static let eligibility = Stage(rawValue: "eligibility")
+        public static let preferences = Stage(rawValue: "preferences")
+        public static let permission = Stage(rawValue: "permission")
+        public static let suppression = Stage(rawValue: "suppression")
+        public static let dedupe = Stage(rawValue: "dedupe")
+        public static let timing = Stage(rawValue: "timing")
+        public static let caps = Stage(rawValue: "caps")
+        public static let batching = Stage(rawValue: "batching")
+        public static let render = Stage(rawValue: "render")
+    }
+
+    /// What the stage did.
+    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+        /// Ran and let the notification through (possibly adjusting timing).
+        case pass
+        /// Ran and decided: the first verdict wins and later stages are skipped.
+        case verdict
+        /// Did not run (a verdict came earlier, or nothing applies).
+        case skip
+    }
+
+    public var stage: Stage
+    public var outcome: Outcome
+    /// The id of the rule that applied (`soft-daily`, `N-MAINT-DUE-TODAY.suppress#1`).
+    public var rule: String?
+    /// Where that rule is written, `path:line:col`.
+    public var source: String?
+    /// A short human note (`deferred from 23:10 to 07:00 (quiet hours)`).
+    public var detail: String?
+
+    public init(stage: Stage, outcome: Outcome, rule: String? = nil, source: String? = nil, detail: String? = nil) {
+        self.stage = stage
+        self.outcome = outcome
+        self.rule = rule
+        self.source = source
+        self.detail = detail
+    }
+
+    /// The step as a contract object; absent fields are left out.
+    public func json() -> JSON {
+        var members = [JSON.Member("stage", .string(stage.rawValue)), JSON.Member("outcome", .string(outcome.rawValue))]
+        if let rule { members.append(JSON.Member("rule", .string(rule))) }
+        if let source { members.append(JSON.Member("source", .string(source))) }
+        if let detail { members.append(JSON.Member("detail", .string(detail))) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,254 @@
+/// A user's history, indexed for the questions caps, cooldowns and dedupe ask: how many in
+/// a window, when was the last one, when is there room again, was this key already sent.
+///
+/// Built once per request (or once per user and reused across a plan). Each scope — global,
+/// each type, category, channel, subject and (type, subject) pair — keeps the delivery
+/// instants of its counted entries in a sorted `[Int]`; scopes are interned to dense ids at
+/// build time so the hot path is an array index plus binary searches, with no hashing of
+/// strings per query when callers resolve `ScopeID`s once.
+///
+/// **Which entries count.** Entries whose status is in `counting` (by default scheduled,
+/// delivered, opened and dismissed; `cancelled` is never counted even if listed). A cap
+/// with a different `counts:` list needs its own index.
+///
+/// **Batches count once globally.** Entries that share a `batchKey` reached the user as one
+/// notification. The global scope holds only one instant per batch key — the earliest
+/// member's — so global caps count the batch once while other scopes (type, category, …)
+/// count every member. Inserting an earlier member of a known batch moves that instant.
+public struct LedgerIndex: Sendable {
+    /// A scope interned by this index. Ids stay valid as entries are inserted.
+    public struct ScopeID: Sendable, Hashable {
+        fileprivate let raw: Int
+    }
+
+    /// The statuses that count (never including `cancelled`).
+    public let counting: Set<HistoryEntry.Status>
+    private let categoryOf: @Sendable (String) -> String?
+    private var ids: [LedgerScope: Int] = [.global: 0]
+    private var buckets: [[Int]] = [[]]
+    private var keys: Set<String> = []
+    /// The instant representing each batch in the global bucket (its earliest member).
+    private var batchStarts: [String: Int] = [:]
+
+    /// Indexes `entries`.
+    ///
+    /// - Parameters:
+    ///   - entries: the history, in any order.
+    ///   - counting: which statuses count; `cancelled` is ignored if present.
+    ///   - category: the category of a type id (nil: the type joins no category scope).
+    /// - Complexity: O(n log n) for n entries.
+    public init(
+        _ entries: some Sequence<HistoryEntry>,
+        counting: Set<HistoryEntry.Status> = HistoryEntry.Status.counting,
+        category: @escaping @Sendable (String) -> String?
+    ) {
+        self.counting = counting.subtracting([.cancelled])
+        self.categoryOf = category
+        var batchMinimum: [String: Int] = [:]
+        for entry in entries {
+            if entry.status != .cancelled { keys.insert(entry.key) }
+            guard self.counting.contains(entry.status) else { continue }
+            addToScopes(entry, keepSorted: false)
+            if let batch = entry.batchKey {
+                batchMinimum[batch] = min(batchMinimum[batch] ?? entry.deliverAt, entry.deliverAt)
+            } else {
+                buckets[0].append(entry.deliverAt)
+            }
+        }
+        buckets[0].append(contentsOf: batchMinimum.values)
+        batchStarts = batchMinimum
+        for index in buckets.indices { buckets[index].sort() }
+    }
+
+    /// Indexes `entries` with a type → category dictionary; see `init(_:counting:category:)`.
+    public init(
+        _ entries: some Sequence<HistoryEntry>,
+        counting: Set<HistoryEntry.Status> = HistoryEntry.Status.counting,
+        categories: [String: String] = [:]
+    ) {
+        self.init(entries, counting: counting, category: { categories[$0] })
+    }
+
+    // MARK: Scopes
+
+    /// The id of `scope`, or nil when no counted entry has ever fallen in it (then every
+    /// count is zero; use `intern(_:)` to get an id that stays valid across inserts).
+    public func id(of scope: LedgerScope) -> ScopeID? {
+        ids[scope].map(ScopeID.init(raw:))
+    }
+
+    /// The id of `scope`, creating an empty one if needed.
+    public mutating func intern(_ scope: LedgerScope) -> ScopeID {
+        ScopeID(raw: internRaw(scope))
+    }
+
+    private mutating func internRaw(_ scope: LedgerScope) -> Int {
+        if let id = ids[scope] { return id }
+        let id = buckets.count
+        ids[scope] = id
+        buckets.append([])
+        return id
+    }
+
+    /// Records the entry's instant in every non-global scope it belongs to: appended while
+    /// building (sorted once at the end), inserted in order afterwards.
+    private mutating func addToScopes(_ entry: HistoryEntry, keepSorted: Bool) {
+        add(entry.deliverAt, to: .type(entry.type), keepSorted: keepSorted)
+        if let category = categoryOf(entry.type) { add(entry.deliverAt, to: .category(category), keepSorted: keepSorted) }
+        if let channel = entry.channel { add(entry.deliverAt, to: .channel(channel), keepSorted: keepSorted) }
+        if let subject = entry.subject {
+            add(entry.deliverAt, to: .subject(subject), keepSorted: keepSorted)
+            add(entry.deliverAt, to: .typeSubject(type: entry.type, subject: subject), keepSorted: keepSorted)
+        }
+    }
+
+    private mutating func add(_ instant: Int, to scope: LedgerScope, keepSorted: Bool) {
+        let id = internRaw(scope)
+        if keepSorted {
+            Self.insertSorted(&buckets[id], instant)
+        } else {
+            buckets[id].append(instant)
+        }
+    }
+
+    /// The sorted delivery instants counted in `scope` (for traces and tests).
+    public func instants(in scope: LedgerScope) -> [Int] {
+        ids[scope].map { buckets[$0] } ?? []
+    }
+
+    // MARK: Queries
+
+    /// How many counted entries of the scope deliver in `range` (half-open: `lowerBound` is
+    /// included, `upperBound` is not).
+    /// - Complexity: O(log n).
+    public func count(_ scope: ScopeID, in range: Range<Int>) -> Int {
+        let bucket = buckets[scope.raw]
+        return Self.lowerBound(bucket, range.upperBound) - Self.lowerBound(bucket, range.lowerBound)
+    }
+
+    /// See `count(_:in:)`.
+    public func count(_ scope: LedgerScope, in range: Range<Int>) -> Int {
+        guard let id = id(of: scope) else { return 0 }
+        return count(id, in: range)
+    }
+
+    /// The latest counted delivery strictly before `instant` (for cooldowns).
+    /// - Complexity: O(log n).
+    public func last(_ scope: ScopeID, before instant: Int) -> Int? {
+        let bucket = buckets[scope.raw]
+        let index = Self.lowerBound(bucket, instant)
+        return index > 0 ? bucket[index - 1] : nil
+    }
+
+    /// See `last(_:before:)`.
+    public func last(_ scope: LedgerScope, before instant: Int) -> Int? {
+        id(of: scope).flatMap { last($0, before: instant) }
+    }
+
+    /// The earliest counted delivery at or after `instant` (a cooldown also looks forward
+    /// at what is already scheduled).
+    /// - Complexity: O(log n).
+    public func first(_ scope: ScopeID, atOrAfter instant: Int) -> Int? {
+        let bucket = buckets[scope.raw]
+        let index = Self.lowerBound(bucket, instant)
+        return index < bucket.count ? bucket[index] : nil
+    }
+
+    /// See `first(_:atOrAfter:)`.
+    public func first(_ scope: LedgerScope, atOrAfter instant: Int) -> Int? {
+        id(of: scope).flatMap { first($0, atOrAfter: instant) }
+    }
+
+    /// The earliest instant `t >= notBefore` at which fewer than `max` counted entries of the
+    /// scope fall in the rolling window `(t - window, t]` — where a burst cap that says
+    /// `defer` moves a notification.
+    ///
+    /// - Returns: nil only when `max < 1` (no instant ever has room).
+    /// - Complexity: O(log n) per step. Each step jumps to the moment enough entries have
+    ///   left the window, so the step count is bounded by the entries in the saturated
+    ///   stretch after `notBefore` — one or two for ledgers that respect the cap.
+    public func earliestWithCapacity(_ scope: ScopeID, max: Int, window: Int, notBefore: Int) -> Int? {
+        guard max >= 1 else { return nil }
+        guard window >= 1 else { return notBefore }
+        let bucket = buckets[scope.raw]
+        var t = notBefore
+        while true {
+            let high = Self.upperBound(bucket, t)
+            let windowStart = t >= Int.min + window ? t - window : Int.min
+            let low = Self.upperBound(bucket, windowStart)
+            if high - low < max { return t }
+            // Until the entry at `high - max` leaves, the `max` entries from it to `high - 1`
+            // stay in the window; it leaves exactly `window` seconds after it was delivered.
+            let (next, overflow) = bucket[high - max].addingReportingOverflow(window)
+            if overflow { return Int.max }
+            t = next
+        }
+    }
+
+    /// See `earliestWithCapacity(_:max:window:notBefore:)`.
+    public func earliestWithCapacity(_ scope: LedgerScope, max: Int, window: Int, notBefore: Int) -> Int? {
+        guard let id = id(of: scope) else { return max >= 1 ? notBefore : nil }
+        return earliestWithCapacity(id, max: max, window: window, notBefore: notBefore)
+    }
+
+    /// Whether an entry with this idempotency key is in the history with any status but
+    /// `cancelled` (a cancelled notification may be sent again).
+    /// - Complexity: O(1) expected.
+    public func contains(key: String) -> Bool {
+        keys.contains(key)
+    }
+
+    // MARK: Updates
+
+    /// Adds an entry, keeping every scope sorted (a plan feeds its own decisions back).
+    /// - Complexity: O(log n) to find each position, O(n) to shift the arrays.
+    public mutating func insert(_ entry: HistoryEntry) {
+        if entry.status != .cancelled { keys.insert(entry.key) }
+        guard counting.contains(entry.status) else { return }
+        addToScopes(entry, keepSorted: true)
+        guard let batch = entry.batchKey else {
+            Self.insertSorted(&buckets[0], entry.deliverAt)
+            return
+        }
+        if let start = batchStarts[batch] {
+            guard entry.deliverAt < start else { return }
+            let index = Self.lowerBound(buckets[0], start)
+            buckets[0].remove(at: index)
+        }
+        batchStarts[batch] = entry.deliverAt
+        Self.insertSorted(&buckets[0], entry.deliverAt)
+    }
+
+    /// A copy with `entry` inserted.
+    public func adding(_ entry: HistoryEntry) -> LedgerIndex {
+        var copy = self
+        copy.insert(entry)
+        return copy
+    }
+
+    // MARK: Binary search
+
+    /// The first index whose value is `>= value`.
+    private static func lowerBound(_ a: [Int], _ value: Int) -> Int {
+        var low = 0, high = a.count
+        while low < high {
+            let mid = low + (high - low) / 2
+            if a[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The first index whose value is `> value`.
+    private static func upperBound(_ a: [Int], _ value: Int) -> Int {
+        var low = 0, high = a.count
+        while low < high {
+            let mid = low + (high - low) / 2
+            if a[mid] <= value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private static func insertSorted(_ a: inout [Int], _ value: Int) {
+        a.insert(value, at: upperBound(a, value))
+    }
+}
