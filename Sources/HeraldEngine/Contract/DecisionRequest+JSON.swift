@@ -13,7 +13,7 @@ extension DecisionRequest {
             JSON.Member("params", params),
         ]
         if let subject { members.append(JSON.Member("subject", .string(subject))) }
-        members.append(JSON.Member("history", .array(history.map(\.json))))
+        members.append(JSON.Member("history", .array(history.map { $0.json() })))
         return .object(members)
     }
 }
@@ -54,7 +54,7 @@ extension PreferencesInput {
 
 extension HistoryEntry {
     /// The entry as a contract object (`batch` carries `batchKey`).
-    public var json: JSON {
+    public func json() -> JSON {
         var members = [JSON.Member("key", .string(key)), JSON.Member("type", .string(type))]
         if let subject { members.append(JSON.Member("subject", .string(subject))) }
         if let channel { members.append(JSON.Member("channel", .string(channel))) }
