@@ -85,14 +85,16 @@ import HeraldEngine
         """)
     }
 
+    /// The suppressed decision of `docs/decisions-contract.md`.
+    static let suppressed = Decision(
+        action: .suppress, reason: "rate_limited", deliverAt: 1_772_992_800, type: "N-MAINT-DUE-TODAY",
+        category: "maintenance", rule: Decision.Rule(id: "global-hard", source: "policies/handz/caps.yaml:2:5"),
+        cap: "global-hard",
+        trace: [TraceStep(stage: .caps, outcome: .verdict, rule: "global-hard"), TraceStep(stage: .render, outcome: .skip)],
+        policy: policy)
+
     @Test func suppressedDecisionLeavesOutDeliveryFields() {
-        let decision = Decision(
-            action: .suppress, reason: "rate_limited", deliverAt: 1_772_992_800, type: "N-MAINT-DUE-TODAY",
-            category: "maintenance", rule: Decision.Rule(id: "global-hard", source: "policies/handz/caps.yaml:2:5"),
-            cap: "global-hard",
-            trace: [TraceStep(stage: .caps, outcome: .verdict, rule: "global-hard"), TraceStep(stage: .render, outcome: .skip)],
-            policy: Self.policy)
-        let json = decision.json()
+        let json = Self.suppressed.json()
         #expect(json["deliverAt"] == nil)
         #expect(json["localDeliverAt"] == nil)
         #expect(json["notification"] == nil)

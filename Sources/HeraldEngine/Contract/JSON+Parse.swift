@@ -260,8 +260,11 @@ private struct JSONParser {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
                 index += 1
+                // Most strings have no escapes: decode them straight from the input.
+                if result.isEmpty && runStart == start + 1 { return String(decoding: run, as: UTF8.self) }
+                result.append(contentsOf: run)
                 return String(decoding: result, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
