@@ -264,8 +264,7 @@ private struct RequestReader {
 
     mutating func quietHours(_ value: JSON, at path: String) -> PreferencesInput.QuietHours? {
         if value.isNull { return .off }
-        guard let members = object(value, at: path, known: ["start", "end"]) else { return nil }
-        _ = members
+        guard object(value, at: path, known: ["start", "end"]) != nil else { return nil }
         let start = value["start"].flatMap { timeOfDay($0, at: join(path, "start")) }
         let end = value["end"].flatMap { timeOfDay($0, at: join(path, "end")) }
         if value["start"] == nil { fail(join(path, "start"), "missing required field") }
