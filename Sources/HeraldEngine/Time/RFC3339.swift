@@ -76,28 +76,38 @@ public enum RFC3339 {
         let secondOfDay = local - days * 86_400
         let date = CivilDate(days: days)
 
-        var out: [UInt8] = []
-        out.reserveCapacity(25)
-        func put(_ value: Int, _ width: Int) {
-            var text = Array(String(value).utf8)
-            while text.count < width { text.insert(0x30, at: 0) }
-            out.append(contentsOf: text)
+        // At most 1 + 16 digits of year plus "-MM-DDTHH:MM:SS+HH:MM": 38 bytes.
+        return String(unsafeUninitializedCapacity: 40) { out in
+            var n = 0
+            func byte(_ b: UInt8) {
+                out[n] = b
+                n += 1
+            }
+            func put(_ value: Int, _ width: Int) {
+                var divisor = 1
+                for _ in 1 ..< width { divisor *= 10 }
+                while divisor <= value / 10 { divisor *= 10 }
+                while divisor > 0 {
+                    byte(0x30 + UInt8(value / divisor % 10))
+                    divisor /= 10
+                }
+            }
+            if date.year < 0 { byte(0x2D) }
+            put(abs(date.year), 4)
+            byte(0x2D); put(date.month, 2)
+            byte(0x2D); put(date.day, 2)
+            byte(0x54); put(secondOfDay / 3600, 2)
+            byte(0x3A); put(secondOfDay / 60 % 60, 2)
+            byte(0x3A); put(secondOfDay % 60, 2)
+            if offset == 0 {
+                byte(0x5A)
+            } else {
+                byte(offset < 0 ? 0x2D : 0x2B)
+                put(abs(offset) / 3600, 2)
+                byte(0x3A); put(abs(offset) / 60 % 60, 2)
+            }
+            return n
         }
-        if date.year < 0 { out.append(0x2D) }
-        put(abs(date.year), 4)
-        out.append(0x2D); put(date.month, 2)
-        out.append(0x2D); put(date.day, 2)
-        out.append(0x54); put(secondOfDay / 3600, 2)
-        out.append(0x3A); put(secondOfDay / 60 % 60, 2)
-        out.append(0x3A); put(secondOfDay % 60, 2)
-        if offset == 0 {
-            out.append(0x5A)
-        } else {
-            out.append(offset < 0 ? 0x2D : 0x2B)
-            put(abs(offset) / 3600, 2)
-            out.append(0x3A); put(abs(offset) / 60 % 60, 2)
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `instant` as an RFC 3339 timestamp at `zone`'s offset in force at that instant.
