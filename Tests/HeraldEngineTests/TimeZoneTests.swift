@@ -20,6 +20,7 @@ struct TimeZoneIdentifierTests {
         #expect(Zone(identifier: "Mars/Olympus_Mons") == nil)
         #expect(Zone(identifier: "GMT+5") == nil)
         #expect(Zone(identifier: "UTC+01:00") == nil)
+        #expect(Zone(identifier: "GMT+0") != nil)   // an IANA link, unlike GMT+5
     }
 
     @Test func knownIdentifiersKeepTheirSpelling() throws {
@@ -29,6 +30,24 @@ struct TimeZoneIdentifierTests {
         #expect(try zone("America/New_York") == zone("America/New_York"))
         #expect(try zone("America/New_York") != zone("Europe/London"))
         #expect(Zone.utc.offset(at: 1_781_107_200) == 0)
+    }
+
+    @Test func newYorkFollowsTheUSRuleThrough2100() throws {
+        // Since 2007: EDT from the second Sunday of March 02:00 EST (07:00Z) to the first
+        // Sunday of November 02:00 EDT (06:00Z); the table must hold exactly these changes.
+        let ny = try zone("America/New_York")
+        for year in 2007 ... 2100 {
+            let march1 = CivilDate(year: year, month: 3, day: 1).days
+            let secondSunday = march1 + (7 - CivilDate.weekday(ofDay: march1)) % 7 + 7
+            let november1 = CivilDate(year: year, month: 11, day: 1).days
+            let firstSunday = november1 + (7 - CivilDate.weekday(ofDay: november1)) % 7
+            let spring = secondSunday * 86_400 + 7 * 3600
+            let fall = firstSunday * 86_400 + 6 * 3600
+            #expect(ny.offset(at: spring - 1) == -18_000 && ny.offset(at: spring) == -14_400, "\(year)")
+            #expect(ny.offset(at: fall - 1) == -14_400 && ny.offset(at: fall) == -18_000, "\(year)")
+            #expect(ny.offset(at: (spring + fall) / 2) == -14_400)
+            #expect(ny.offset(at: CivilDate(year: year, month: 1, day: 15).days * 86_400) == -18_000)
+        }
     }
 
     @Test func offsetsAroundTransitions() throws {

@@ -154,7 +154,10 @@ final class ZoneTableCache: @unchecked Sendable {
     /// Foundation also accepts offset spellings (`GMT+5`, `GMT+0530`) that are not IANA
     /// names; Herald rejects them so a zone is always a named region (`Etc/GMT+5` is fine).
     private static func foundationZone(_ identifier: String) -> TimeZone? {
-        for prefix in ["GMT+", "GMT-", "UTC+", "UTC-"] where identifier.hasPrefix(prefix) { return nil }
+        let ianaLinks: Set = ["GMT+0", "GMT-0"]
+        for prefix in ["GMT+", "GMT-", "UTC+", "UTC-"] where identifier.hasPrefix(prefix) && !ianaLinks.contains(identifier) {
+            return nil
+        }
         return TimeZone(identifier: identifier)
     }
 }
