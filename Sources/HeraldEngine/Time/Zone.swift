@@ -21,7 +21,9 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Coordinated Universal Time.
-    public static let utc = Zone(identifier: "UTC")!
+    public static let utc = Zone(table: ZoneTable(identifier: "UTC", transitions: [], offsets: [0]))
+
+    init(table: ZoneTable) { self.table = table }
 
     /// The identifier as given to `init(identifier:)`.
     public var identifier: String { table.identifier }
@@ -36,8 +38,9 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     public static let supportedInstants = -(1 << 50) ... (1 << 50)
 
     static let secondsPerDay = 86_400
-    /// Local dates are clamped so that `date * 86_400` cannot overflow.
-    static let supportedDates = (supportedInstants.lowerBound / secondsPerDay) ... (supportedInstants.upperBound / secondsPerDay)
+    /// Local dates are clamped so that `date * 86_400` cannot overflow; the margin keeps the
+    /// month and week windows of a clamped instant whole.
+    static let supportedDates = (supportedInstants.lowerBound / secondsPerDay - 1000) ... (supportedInstants.upperBound / secondsPerDay + 1000)
     /// Stands in for "no upper bound" in local-seconds searches; far beyond any supported
     /// local time, far from overflow.
     static let unbounded = Int.max >> 2
