@@ -101,6 +101,7 @@ public struct Diagnostics: Sendable, Hashable, Codable, Sequence {
     public var warningCount: Int { items.filter { $0.severity == .warning }.count }
     public var isEmpty: Bool { items.isEmpty }
     public var count: Int { items.count }
+    public var first: Diagnostic? { items.first }
 
     /// Diagnostics in file order, then by code: the stable order every output format uses.
     public var sorted: [Diagnostic] {
