@@ -155,8 +155,7 @@ public enum ExpressionCompiler {
         let (node, syntaxErrors) = ExpressionParser.parse(scalar.value)
         guard let node else {
             for e in syntaxErrors {
-                let at = e.code == .exprTooLong ? SourceSpan(at: span.start) : checker.span(e.range)
-                diagnostics.append(Diagnostic(e.code, e.message, at: at, severity: .error, suggestion: e.suggestion))
+                diagnostics.append(Diagnostic(e.code, e.message, at: checker.span(e.range), severity: .error, suggestion: e.suggestion))
             }
             return nil
         }

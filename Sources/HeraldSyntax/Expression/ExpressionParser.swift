@@ -85,7 +85,7 @@ public struct ExpressionParser {
     private mutating func expect(_ kind: ExpressionToken.Kind, _ what: String, closing open: ExpressionToken? = nil) -> Bool {
         if current.kind == kind { advance(); return true }
         var message = "expected \(what), found \(current.spelling)"
-        if let open { message += " (to close the \(open.spelling) at offset \(open.range.lowerBound))" }
+        if let open { message += " to close \(open.spelling)" }
         fail(.exprExpectedToken, message, current.range)
         return false
     }
