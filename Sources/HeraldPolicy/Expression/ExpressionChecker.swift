@@ -225,7 +225,7 @@ struct ExpressionChecker {
         switch (node.kind, target) {
         case (.string(let s), .enumeration(let e)):
             guard e.cases.contains(s) else {
-                error(.exprUnknownEnumCase, "`\(s)` is not a case of \(target): use one of \(e.cases.map { "`\($0)`" }.joined(separator: ", "))",
+                error(.exprUnknownEnumCase, "`\(s)` is not a case of `\(target)`: use one of \(e.cases.map { "`\($0)`" }.joined(separator: ", "))",
                       node.range, suggestion: Suggestions.closest(to: s, in: e.cases))
                 return nil
             }

@@ -84,9 +84,8 @@ public struct ExpressionParser {
 
     private mutating func expect(_ kind: ExpressionToken.Kind, _ what: String, closing open: ExpressionToken? = nil) -> Bool {
         if current.kind == kind { advance(); return true }
-        var message = "expected \(what), found \(current.spelling)"
-        if let open { message += " to close \(open.spelling)" }
-        fail(.exprExpectedToken, message, current.range)
+        let closing = open.map { " to close \($0.spelling)" } ?? ""
+        fail(.exprExpectedToken, "expected \(what)\(closing), found \(current.spelling)", current.range)
         return false
     }
 
