@@ -1,5 +1,6 @@
-// API skeleton: the expression work replaces the bodies in this file (and may split it).
-// Other code only calls what is declared here.
+// The public surface of the expression language: environment, values, compiled expressions
+// and the compiler. The phases behind it live in HeraldSyntax (lexer, parser) and in
+// ExpressionChecker (types) and ExpressionEvaluator (closures). See docs/expressions.md.
 public import HeraldSyntax
 
 /// The shape of the names an expression may use: nested objects of typed fields.
@@ -30,7 +31,33 @@ public struct ExpressionEnvironment: Sendable {
         channels: [String],
         types: [String]
     ) -> ExpressionEnvironment {
-        ExpressionEnvironment(roots: [:], sentTargets: Set(types + categories))
+        func toggles(_ names: [String]) -> SchemaNode {
+            .object(Dictionary(names.map { ($0, SchemaNode.value(.bool)) }, uniquingKeysWith: { a, _ in a }))
+        }
+        let prefs: [String: SchemaNode] = [
+            "timezone": .value(.string),
+            "pausedAll": .value(.bool),
+            "reminderTime": .value(.time),
+            // Absent when the user has no quiet hours.
+            "quietHours": .object(["start": .value(.optional(.time)), "end": .value(.optional(.time))]),
+            "trainingDays": .value(.list(.weekday)),
+            "maxPerDay": .value(.int),
+            "muted": .value(.list(.string)),
+            "categories": toggles(categories),
+            "channels": toggles(channels),
+            "types": toggles(types),
+        ]
+        let roots: [String: SchemaNode] = [
+            "state": .object(state),
+            "user": .object(user),
+            "params": .object(params.mapValues { SchemaNode.value($0) }),
+            "prefs": .object(prefs),
+            "trigger": .object(["at": .value(.instant)]),
+            "now": .value(.instant),
+            "local": .object(["date": .value(.date), "weekday": .value(.weekday), "time": .value(.time)]),
+            "subject": .value(.optional(.string)),
+        ]
+        return ExpressionEnvironment(roots: roots, sentTargets: Set(types + categories))
     }
 }
 
@@ -73,19 +100,43 @@ public struct CompiledExpression: Sendable {
     public let source: String
     public let span: SourceSpan
     public let type: ValueType
-    /// Every name path the expression reads (for `missing_data` checks and lints).
+    /// Every name path the expression reads (for `missing_data` checks and lints), without
+    /// duplicates, in first-use order. `since()` reads `["now"]`.
     public let referencedPaths: [[String]]
+    /// The subset of `referencedPaths` whose declared type is not optional: the paths whose
+    /// absence the engine reports as `missing_data`.
+    public let requiredPaths: [[String]]
+    private let evaluation: ExpressionEvaluation
 
+    /// An expression that evaluates to `.null` (for callers that need a placeholder).
     public init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]]) {
+        self.init(source: source, span: span, type: type, referencedPaths: referencedPaths,
+                  requiredPaths: referencedPaths, evaluation: { _ in .null })
+    }
+
+    init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
+         requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation) {
         self.source = source
         self.span = span
         self.type = type
         self.referencedPaths = referencedPaths
+        self.requiredPaths = requiredPaths
+        self.evaluation = evaluation
     }
 
     /// Evaluates; total (never traps: division by zero and the like have defined results).
+    ///
+    /// An absent value (`context.value(at:)` returns nil) reads as `.null`, which propagates
+    /// through arithmetic and functions and makes comparisons, `in` and logic false.
+    /// - Complexity: one closure call per node of the expression; no allocation beyond the
+    ///   values the context returns and list literals built from non-constant items.
     public func evaluate(_ context: some EvaluationContext) -> Value {
-        .null
+        evaluation(context)
+    }
+
+    /// Evaluates a bool expression: true only for `.bool(true)`.
+    public func evaluateBool(_ context: some EvaluationContext) -> Bool {
+        evaluation(context) == .bool(true)
     }
 }
 
@@ -100,6 +151,55 @@ public enum ExpressionCompiler {
         in environment: ExpressionEnvironment,
         diagnostics: inout Diagnostics
     ) -> CompiledExpression? {
-        CompiledExpression(source: scalar.value, span: span, type: expecting ?? .bool, referencedPaths: [])
+        var checker = ExpressionChecker(scalar: scalar, environment: environment)
+        let (node, syntaxErrors) = ExpressionParser.parse(scalar.value)
+        guard let node else {
+            for e in syntaxErrors {
+                diagnostics.append(Diagnostic(e.code, e.message, at: checker.span(e.range), severity: .error, suggestion: e.suggestion))
+            }
+            return nil
+        }
+        let checked = checker.check(node, [])
+        if let checked, let expecting, !Self.fits(checked.type, expecting) {
+            diagnostics.append(contentsOf: checker.diagnostics)
+            diagnostics.error(.exprResultType, "expected \(Self.article(expecting)) expression, found \(checked.type)", at: checker.span(node.range))
+            return nil
+        }
+        diagnostics.append(contentsOf: checker.diagnostics)
+        guard let checked, checker.diagnostics.isEmpty else { return nil }
+        return CompiledExpression(
+            source: scalar.value, span: span, type: checked.type,
+            referencedPaths: checker.paths, requiredPaths: checker.requiredPaths,
+            evaluation: ExpressionEvaluator.compile(checked.expression))
+    }
+
+    /// Parses and checks `text` as if it were a plain YAML scalar starting at `start`
+    /// (handy for tests and tools that hold expressions outside YAML).
+    public static func compile(
+        _ text: String,
+        at start: SourceLocation = SourceLocation(path: "<expression>", line: 1, column: 1),
+        expecting: ValueType?,
+        in environment: ExpressionEnvironment,
+        diagnostics: inout Diagnostics
+    ) -> CompiledExpression? {
+        let scalar = YAMLScalar(value: text, style: .plain, positions: ScalarPositions(start: start))
+        var end = start
+        end.column += text.unicodeScalars.count
+        end.offset += text.utf8.count
+        return compile(scalar, span: SourceSpan(start: start, end: end), expecting: expecting, in: environment, diagnostics: &diagnostics)
+    }
+
+    private static func fits(_ actual: ValueType, _ expected: ValueType) -> Bool {
+        if actual == expected { return true }
+        switch (actual, expected) {
+        case (_, .optional(let inner)): return fits(actual, inner)
+        case (.enumeration, .string): return true
+        default: return false
+        }
+    }
+
+    private static func article(_ type: ValueType) -> String {
+        let name = type.description
+        return (name.first.map { "aeiou".contains($0) } ?? false) ? "an \(name)" : "a \(name)"
     }
 }

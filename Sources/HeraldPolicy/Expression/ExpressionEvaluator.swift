@@ -1,0 +1,143 @@
+import HeraldSyntax
+
+/// A compiled expression step: reads what it needs from the context and returns a value.
+typealias ExpressionEvaluation = @Sendable (any EvaluationContext) -> Value
+
+/// Compiles a `TypedExpression` into nested closures, once, so evaluating it is a walk of
+/// direct calls with no tree interpretation and no allocation beyond the values read.
+///
+/// Evaluation is total. An absent value (`.null`) propagates through arithmetic and
+/// functions; comparisons and `in` with an absent operand are false; logic treats it as
+/// false. Integer arithmetic wraps on overflow; division and remainder by zero yield 0.
+enum ExpressionEvaluator {
+    static func compile(_ expression: TypedExpression) -> ExpressionEvaluation {
+        switch expression {
+        case .constant(let value):
+            return { _ in value }
+        case .read(let path):
+            return { $0.value(at: path) ?? .null }
+        case .has(let path):
+            return { context in
+                guard let value = context.value(at: path) else { return .bool(false) }
+                return .bool(value != .null)
+            }
+        case .list(let items):
+            let parts = items.map(compile)
+            return { context in .list(parts.map { $0(context) }) }
+        case .not(let operand):
+            let f = compile(operand)
+            return { .bool(!f($0).isTrue) }
+        case .negate(let operand, let result):
+            let f = compile(operand)
+            return { context in
+                guard let n = f(context).integer else { return .null }
+                return .wrap(0 &- n, as: result)
+            }
+        case .and(let l, let r):
+            let a = compile(l), b = compile(r)
+            return { context in .bool(a(context).isTrue && b(context).isTrue) }
+        case .or(let l, let r):
+            let a = compile(l), b = compile(r)
+            return { context in .bool(a(context).isTrue || b(context).isTrue) }
+        case .arithmetic(let op, let l, let r, let result):
+            return arithmetic(op, compile(l), compile(r), result: result)
+        case .compare(let op, let l, let r):
+            return compare(op, compile(l), compile(r))
+        case .member(let element, let list):
+            let e = compile(element), l = compile(list)
+            return { context in
+                let x = e(context)
+                guard x != .null, case .list(let items) = l(context) else { return .bool(false) }
+                return .bool(items.contains(x))
+            }
+        case .coalesce(let l, let r):
+            let a = compile(l), b = compile(r)
+            return { context in
+                let x = a(context)
+                return x == .null ? b(context) : x
+            }
+        case .conditional(let c, let t, let e):
+            let fc = compile(c), ft = compile(t), fe = compile(e)
+            return { context in fc(context).isTrue ? ft(context) : fe(context) }
+        case .since(let operand):
+            let f = compile(operand)
+            return { context in
+                guard case .instant(let t) = f(context), case .instant(let now)? = context.value(at: ["now"]) else { return .null }
+                return .duration(now &- t)
+            }
+        case .size(let operand):
+            let f = compile(operand)
+            return { context in
+                guard case .list(let items) = f(context) else { return .null }
+                return .int(items.count)
+            }
+        case .minimum(let l, let r):
+            let a = compile(l), b = compile(r)
+            return { context in
+                let x = a(context), y = b(context)
+                guard let m = x.integer, let n = y.integer else { return .null }
+                return m <= n ? x : y
+            }
+        case .maximum(let l, let r):
+            let a = compile(l), b = compile(r)
+            return { context in
+                let x = a(context), y = b(context)
+                guard let m = x.integer, let n = y.integer else { return .null }
+                return m >= n ? x : y
+            }
+        case .sent(let target, let window):
+            return { .int($0.sent(target, within: window)) }
+        }
+    }
+
+    private static func arithmetic(
+        _ op: BinaryOperator, _ a: @escaping ExpressionEvaluation, _ b: @escaping ExpressionEvaluation, result: ValueType
+    ) -> ExpressionEvaluation {
+        let combine: @Sendable (Int, Int) -> Int = switch op {
+        case .add: { $0 &+ $1 }
+        case .subtract: { $0 &- $1 }
+        case .multiply: { $0 &* $1 }
+        case .divide: { $1 == 0 ? 0 : $0.dividedReportingOverflow(by: $1).partialValue }
+        default: { $1 == 0 ? 0 : $0.remainderReportingOverflow(dividingBy: $1).partialValue }
+        }
+        return { context in
+            guard let m = a(context).integer, let n = b(context).integer else { return .null }
+            return .wrap(combine(m, n), as: result)
+        }
+    }
+
+    private static func compare(
+        _ op: BinaryOperator, _ a: @escaping ExpressionEvaluation, _ b: @escaping ExpressionEvaluation
+    ) -> ExpressionEvaluation {
+        switch op {
+        case .equal:
+            return { context in
+                let x = a(context), y = b(context)
+                return .bool(x != .null && y != .null && x == y)
+            }
+        case .notEqual:
+            return { context in
+                let x = a(context), y = b(context)
+                return .bool(x != .null && y != .null && x != y)
+            }
+        default:
+            let test: @Sendable (Int) -> Bool = switch op {
+            case .less: { $0 < 0 }
+            case .lessEqual: { $0 <= 0 }
+            case .greater: { $0 > 0 }
+            default: { $0 >= 0 }
+            }
+            return { context in
+                guard let order = order(a(context), b(context)) else { return .bool(false) }
+                return .bool(test(order))
+            }
+        }
+    }
+
+    /// -1, 0 or 1; nil when the values are not ordered against each other.
+    static func order(_ x: Value, _ y: Value) -> Int? {
+        if case .string(let s) = x, case .string(let t) = y { return s < t ? -1 : (s == t ? 0 : 1) }
+        guard let m = x.integer, let n = y.integer else { return nil }
+        return m < n ? -1 : (m == n ? 0 : 1)
+    }
+}

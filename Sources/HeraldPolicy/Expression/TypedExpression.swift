@@ -1,0 +1,53 @@
+import HeraldSyntax
+
+/// A type-checked expression: the checker's output and the evaluator's input. Every
+/// operation is already resolved to its typed form; the evaluator never re-checks types.
+indirect enum TypedExpression: Sendable {
+    case constant(Value)
+    /// Reads a name path; an absent value reads as `.null`.
+    case read([String])
+    /// `has(path)`: true when the path holds a value.
+    case has([String])
+    case list([TypedExpression])
+    case not(TypedExpression)
+    /// Unary minus; `result` is `.int` or `.duration`.
+    case negate(TypedExpression, result: ValueType)
+    case and(TypedExpression, TypedExpression)
+    case or(TypedExpression, TypedExpression)
+    /// `+ - * / %`; `result` is `.int`, `.duration` or `.instant`.
+    case arithmetic(BinaryOperator, TypedExpression, TypedExpression, result: ValueType)
+    /// `== != < <= > >=`.
+    case compare(BinaryOperator, TypedExpression, TypedExpression)
+    case member(TypedExpression, list: TypedExpression)
+    case coalesce(TypedExpression, TypedExpression)
+    case conditional(TypedExpression, TypedExpression, TypedExpression)
+    case since(TypedExpression)
+    case size(TypedExpression)
+    case minimum(TypedExpression, TypedExpression)
+    case maximum(TypedExpression, TypedExpression)
+    case sent(String, SentWindow)
+}
+
+extension Value {
+    /// The integer behind every numeric-like value (int, duration, instant, time, date, weekday).
+    var integer: Int? {
+        switch self {
+        case .int(let n), .duration(let n), .instant(let n), .time(let n), .date(let n), .weekday(let n): n
+        default: nil
+        }
+    }
+
+    /// Only `.bool(true)` is true: an absent value counts as false in logic.
+    var isTrue: Bool { self == .bool(true) }
+
+    static func wrap(_ n: Int, as type: ValueType) -> Value {
+        switch type {
+        case .duration: .duration(n)
+        case .instant: .instant(n)
+        case .time: .time(n)
+        case .date: .date(n)
+        case .weekday: .weekday(n)
+        default: .int(n)
+        }
+    }
+}
