@@ -1,0 +1,4 @@
+// H042x: copy and route templates
+extension DiagnosticCode {
+    static let templateCodes: [DiagnosticCode] = []
+}
