@@ -1,0 +1,123 @@
+import HeraldSyntax
+
+/// The policy sections, compiled.
+struct CompiledPolicy {
+    var defaults = Defaults()
+    var quietHours = QuietHoursPolicy()
+    var caps: [Cap] = []
+    var suppress: [SuppressRule] = []
+    var dedupe = DedupePolicy()
+    var batching = NamedTable<BatchGroup>()
+    var digests = NamedTable<Digest>()
+    var priorities: [PriorityEntry] = []
+    var dst = DSTPolicy()
+    var content = ContentRules()
+}
+
+extension Compilation {
+    mutating func compilePolicy() -> CompiledPolicy {
+        var policy = CompiledPolicy()
+        if let single = sections.singles["defaults"] { policy.defaults = compileDefaults(single.value) }
+        if let single = sections.singles["quietHours"], let f = reader.fields(single.value, LanguageKeys.quietHours) {
+            policy.quietHours.span = single.key.span
+            if let n = f["during"], let word = reader.word(n, what: "`quietHours.during`", allowed: ["defer", "suppress"]) {
+                policy.quietHours.during = QuietHoursTreatment(rawValue: word)!
+            }
+            policy.quietHours.bypass = targets(f["bypass"], what: "`quietHours.bypass`", allowed: typeOrCategoryTargets)
+        }
+        for (index, item) in sections.lists["caps", default: []].enumerated() {
+            if let cap = compileCap(item, owner: nil, defaultID: "caps[\(index)]", place: LanguageKeys.cap) { policy.caps.append(cap) }
+        }
+        for (index, item) in sections.lists["cooldowns", default: []].enumerated() {
+            if let cap = compileCap(item, owner: nil, defaultID: "cooldowns[\(index)]", place: LanguageKeys.cooldown) { policy.caps.append(cap) }
+        }
+        for (index, item) in sections.lists["suppress", default: []].enumerated() {
+            if let rule = compileRule(item, owner: nil, defaultID: "suppress[\(index)]", params: nil) { policy.suppress.append(rule) }
+        }
+        if let single = sections.singles["dedupe"], let f = reader.fields(single.value, LanguageKeys.policyDedupe) {
+            policy.dedupe = DedupePolicy(window: f["window"].flatMap { reader.duration($0, what: "`dedupe.window`") }, span: single.key.span)
+        }
+        let groupCopy: [String: ValueType] = ["count": .int, "first": .string]
+        for pair in sections.named["batching", default: []] {
+            let name = pair.key.value
+            reader.checkIdentifier(name, at: pair.key.span, what: "batch group")
+            guard let f = reader.fields(pair.value, LanguageKeys.batchGroup, owner: name, ownerSpan: pair.key.span) else { continue }
+            let window = f["window"].flatMap { reader.duration($0, what: "`window`") }
+            var members: [String] = []
+            if let n = f["members"], let names = reader.names(n, what: "`members`") {
+                if names.isEmpty, n.sequence != nil {
+                    reader.diagnostics.error(.emptyList, "batch group `\(name)` has no members", at: n.span)
+                }
+                for (member, span) in names where reference(member, at: span, in: typeNames, code: .unknownType, what: "type") {
+                    members.append(member)
+                }
+            }
+            let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: groupCopy) }
+            let link = f["link"].flatMap { compileLink($0, allowed: groupCopy) }
+            guard let window else { continue }
+            policy.batching.insert(BatchGroup(name: name, window: window, members: members, copy: copy, link: link, span: pair.key.span), named: name)
+        }
+        for pair in sections.named["digests", default: []] {
+            let name = pair.key.value
+            reader.checkIdentifier(name, at: pair.key.span, what: "digest")
+            guard let f = reader.fields(pair.value, LanguageKeys.digest, owner: name, ownerSpan: pair.key.span) else { continue }
+            let at = f["at"].flatMap { reader.timeOfDay($0, what: "a digest's `at`") }
+            let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: groupCopy) }
+            let link = f["link"].flatMap { compileLink($0, allowed: groupCopy) }
+            guard let at else { continue }
+            policy.digests.insert(Digest(name: name, at: at, copy: copy, link: link, span: pair.key.span), named: name)
+        }
+        for item in sections.lists["priorities", default: []] {
+            guard let name = reader.string(item, what: "an entry of `priorities`") else { continue }
+            if typeOrCategoryTargets.contains(name) {
+                policy.priorities.append(PriorityEntry(name: name, span: item.span))
+            } else {
+                reader.diagnostics.error(.unknownTarget, "unknown type or category `\(name)` in `priorities`", at: item.span,
+                                         suggestion: Suggestions.closest(to: name, in: typeOrCategoryTargets))
+            }
+        }
+        if let single = sections.singles["dst"], let f = reader.fields(single.value, LanguageKeys.dst) {
+            policy.dst.span = single.key.span
+            if let g = f["gap"].flatMap({ reader.enumValue($0, what: "`dst.gap`", as: DSTPolicy.Gap.self) }) { policy.dst.gap = g }
+            if let o = f["overlap"].flatMap({ reader.enumValue($0, what: "`dst.overlap`", as: DSTPolicy.Overlap.self) }) { policy.dst.overlap = o }
+        }
+        if let single = sections.singles["content"], let f = reader.fields(single.value, LanguageKeys.content) {
+            policy.content.span = single.key.span
+            if let n = f["maxLength"], let max = reader.int(n, what: "`content.maxLength`") {
+                if max <= 0 { reader.diagnostics.error(.invalidScalar, "`content.maxLength` must be positive, found `\(max)`", at: n.span) }
+                policy.content.maxLength = max
+            }
+            if let n = f["banned"], let names = reader.names(n, what: "`content.banned`") { policy.content.banned = names.map(\.name) }
+        }
+        return policy
+    }
+
+    mutating func compileDefaults(_ node: YAMLNode) -> Defaults {
+        var defaults = Defaults(span: node.span)
+        guard let f = reader.fields(node, LanguageKeys.defaults) else { return defaults }
+        if let n = f["timezone"], let zone = reader.string(n, what: "`defaults.timezone`") {
+            if zone.isEmpty || zone.contains(" ") {
+                reader.diagnostics.error(.invalidScalar, "invalid time zone `\(zone)`; write an IANA zone such as `Europe/Berlin` or `UTC`", at: n.span)
+            } else {
+                defaults.timezone = zone
+            }
+        }
+        if let n = f["reminderTime"], let t = reader.timeOfDay(n, what: "`defaults.reminderTime`") { defaults.reminderTime = t }
+        if let n = f["quietHours"], !n.isNull, let q = reader.fields(n, LanguageKeys.quietHoursWindow) {
+            let start = q["start"].flatMap { reader.timeOfDay($0, what: "`quietHours.start`") }
+            let end = q["end"].flatMap { reader.timeOfDay($0, what: "`quietHours.end`") }
+            if let start, let end { defaults.quietHours = QuietHoursWindow(start: start, end: end) }
+        }
+        if let n = f["trainingDays"], let names = reader.names(n, what: "`defaults.trainingDays`") {
+            defaults.trainingDays = names.compactMap { name, span in
+                if let i = LanguageKeys.weekdays.firstIndex(of: name) { return i + 1 }
+                reader.diagnostics.error(.invalidEnumValue, "invalid weekday `\(name)`; expected \(NodeReader.list(LanguageKeys.weekdays))",
+                                         at: span, suggestion: Suggestions.closest(to: name.lowercased(), in: LanguageKeys.weekdays))
+                return nil
+            }
+        }
+        if let n = f["maxPerDay"], let max = reader.int(n, what: "`defaults.maxPerDay`") { defaults.maxPerDay = max }
+        if let n = f["pausedAll"], let b = reader.bool(n, what: "`defaults.pausedAll`") { defaults.pausedAll = b }
+        return defaults
+    }
+}

@@ -1,0 +1,237 @@
+import HeraldSyntax
+
+extension Compilation {
+    /// First pass over the types: their params and categories, which categories (thread ids),
+    /// policy rules and templates need before the types themselves compile.
+    mutating func compileAllParams() {
+        for pair in sections.named["types", default: []] {
+            guard let mapping = pair.value.mapping else { continue }
+            if let category = mapping.first(where: { $0.key.value == "category" })?.value.scalar?.value {
+                categoryOfType[pair.key.value] = category
+            }
+            guard let node = mapping.first(where: { $0.key.value == "params" })?.value,
+                  let pairs = reader.mapping(node, what: "a type's `params`") else { continue }
+            var params: [Param] = []
+            for param in pairs {
+                let name = param.key.value
+                reader.checkFieldName(name, at: param.key.span, what: "param")
+                if ["type", "subject", "count", "first", "localDate"].contains(name) {
+                    reader.diagnostics.error(.invalidIdentifier, "param name `\(name)` is reserved for templates; choose another name", at: param.key.span)
+                }
+                var typeNode: YAMLNode? = param.value
+                var sensitive = false
+                var description: String?
+                if param.value.mapping != nil {
+                    guard let f = reader.fields(param.value, LanguageKeys.param, owner: name, ownerSpan: param.key.span) else { continue }
+                    typeNode = f["type"]
+                    sensitive = f["sensitive"].flatMap { reader.bool($0, what: "`sensitive`") } ?? false
+                    description = f["description"].flatMap { reader.string($0, what: "`description`") }
+                }
+                guard let typeNode, let text = reader.string(typeNode, what: "a param's type"),
+                      let type = schemaType(text, at: typeNode.span) else { continue }
+                params.append(Param(name: name, type: type, sensitive: sensitive, description: description, span: param.key.span))
+            }
+            paramsByType[pair.key.value] = params
+        }
+    }
+
+    mutating func compileType(_ pair: YAMLPair) -> NotificationType? {
+        let id = pair.key.value
+        reader.checkIdentifier(id, at: pair.key.span, what: "type")
+        guard let f = reader.fields(pair.value, LanguageKeys.type, owner: id, ownerSpan: pair.key.span) else { return nil }
+        let params = paramsByType[id] ?? []
+        let paramTypes = self.paramTypes(of: id)
+        var textPlaceholders = paramTypes
+        textPlaceholders["type"] = .string
+        textPlaceholders["subject"] = .string
+
+        var category: String?
+        if let node = f["category"], let name = reader.string(node, what: "`category`"),
+           reference(name, at: node.span, in: categoryNames, code: .unknownCategory, what: "category") {
+            category = name
+        }
+        var channels: [String] = []
+        if let node = f["channels"], let names = reader.names(node, what: "`channels`") {
+            if names.isEmpty, node.sequence != nil {
+                reader.diagnostics.error(.emptyList, "type `\(id)` names no channel; list at least one in `channels`", at: node.span)
+            }
+            for (name, span) in names where reference(name, at: span, in: channelNames, code: .unknownChannel, what: "channel") {
+                channels.append(name)
+            }
+        }
+        var fallback: String?
+        if let node = f["fallback"], let name = reader.string(node, what: "`fallback`"),
+           reference(name, at: node.span, in: channelNames, code: .unknownChannel, what: "channel") {
+            fallback = name
+        }
+        let defaultOn = f["default"].flatMap { reader.bool($0, what: "`default`") } ?? true
+        let description = f["description"].flatMap { reader.string($0, what: "`description`") }
+        let eligible = f["eligible"].flatMap { expression($0, what: "`eligible`", expecting: .bool, params: paramTypes) }
+        let timing = f["timing"].map { compileTiming($0, type: id, params: params) } ?? Timing()
+
+        var caps: [Cap] = []
+        if let node = f["caps"], let items = reader.sequence(node, what: "`caps`") {
+            for (index, item) in items.enumerated() {
+                if let cap = compileCap(item, owner: id, defaultID: "\(id).caps[\(index)]", place: LanguageKeys.cap) { caps.append(cap) }
+            }
+        }
+        var suppress: [SuppressRule] = []
+        if let node = f["suppress"], let items = reader.sequence(node, what: "`suppress`") {
+            for (index, item) in items.enumerated() {
+                if let rule = compileRule(item, owner: id, defaultID: "\(id).suppress[\(index)]", params: paramTypes) { suppress.append(rule) }
+            }
+        }
+        var keyPlaceholders = textPlaceholders
+        keyPlaceholders["localDate"] = .string
+        var dedupe: Dedupe?
+        if let node = f["dedupe"], let d = reader.fields(node, LanguageKeys.typeDedupe, owner: id) {
+            let key = d["key"].flatMap { template($0, what: "`dedupe.key`", allowed: keyPlaceholders) }
+            let window = d["window"].flatMap { reader.duration($0, what: "`dedupe.window`") }
+            dedupe = Dedupe(key: key, window: window, span: node.span)
+        }
+        let idempotencyKey = f["idempotencyKey"].flatMap { template($0, what: "`idempotencyKey`", allowed: keyPlaceholders) }
+        var subjectPlaceholders = paramTypes
+        subjectPlaceholders["type"] = .string
+        let subject = f["subject"].flatMap { template($0, what: "`subject`", allowed: subjectPlaceholders) }
+        let critical = f["critical"].flatMap { reader.bool($0, what: "`critical`") } ?? false
+        let locked = f["locked"].flatMap { reader.bool($0, what: "`locked`") } ?? false
+        let silent = f["silent"].flatMap { reader.bool($0, what: "`silent`") } ?? false
+        let interruption = f["interruption"].flatMap { reader.enumValue($0, what: "`interruption`", as: Interruption.self) }
+        let threadId = f["threadId"].flatMap { template($0, what: "`threadId`", allowed: textPlaceholders) }
+        let priority = f["priority"].flatMap { reader.int($0, what: "`priority`") }
+        var copy: Copy?
+        if let node = f["copy"] {
+            copy = compileCopy(node, owner: id, allowed: textPlaceholders)
+        } else if !silent {
+            reader.diagnostics.error(.missingKey, "missing required key `copy` in type `\(id)` (only a `silent: true` type may leave it out)", at: pair.key.span)
+        }
+        let link = f["link"].flatMap { compileLink($0, allowed: textPlaceholders) }
+
+        guard let category, !channels.isEmpty else { return nil }
+        return NotificationType(
+            id: id, category: category, channels: channels, fallback: fallback, defaultOn: defaultOn,
+            description: description, params: params, eligible: eligible, timing: timing, caps: caps, suppress: suppress,
+            dedupe: dedupe, idempotencyKey: idempotencyKey, subject: subject, critical: critical, locked: locked,
+            silent: silent, interruption: interruption, threadId: threadId, priority: priority, copy: copy, link: link,
+            span: pair.key.span)
+    }
+
+    // MARK: Timing
+
+    mutating func compileTiming(_ node: YAMLNode, type: String, params: [Param]) -> Timing {
+        var timing = Timing(span: node.span)
+        guard let f = reader.fields(node, LanguageKeys.timing, owner: type) else { return timing }
+        if let at = f["at"], let anchor = compileAnchor(at, params: params) { timing.at = anchor }
+        if let n = f["offset"], let seconds = reader.duration(n, what: "`offset`", signed: true) { timing.offset = seconds }
+        if let n = f["trainingDays"], let b = reader.bool(n, what: "`trainingDays`") { timing.trainingDays = b }
+        timing.expires = f["expires"].flatMap { reader.duration($0, what: "`expires`") }
+        timing.quietHours = f["quietHours"].flatMap { reader.enumValue($0, what: "`timing.quietHours`", as: QuietHoursTreatment.self) }
+        return timing
+    }
+
+    /// `immediate` · `reminder_time` · `local("09:00")` · `param(name)` · `state(path)`.
+    mutating func compileAnchor(_ node: YAMLNode, params: [Param]) -> TimingAnchor? {
+        guard let scalar = reader.scalar(node, what: "`timing.at`") else { return nil }
+        let text = scalar.value
+        if text == "immediate" { return .immediate }
+        if text == "reminder_time" { return .reminderTime }
+        if let call = NodeReader.call(text), ["local", "param", "state"].contains(call.name) {
+            let argumentSpan = scalar.span(ofValueRange: call.offset..<(call.offset + call.argument.utf8.count))
+            var argument = call.argument
+            if argument.count >= 2, let q = argument.first, q == "\"" || q == "'", argument.last == q {
+                argument = String(argument.dropFirst().dropLast())
+            }
+            switch call.name {
+            case "local":
+                if let seconds = NodeReader.parseTimeOfDay(argument) { return .localTime(seconds) }
+                reader.diagnostics.error(.invalidTimeOfDay, "invalid time of day `\(argument)` in `local(…)`; write `HH:MM` on a 24-hour clock, as in `local(\"09:00\")`", at: argumentSpan)
+                return nil
+            case "param":
+                guard let param = params.first(where: { $0.name == argument }) else {
+                    reader.diagnostics.error(.unknownParam, "unknown param `\(argument)` in `param(…)`; the type declares no such param",
+                                             at: argumentSpan, suggestion: Suggestions.closest(to: argument, in: params.map(\.name)))
+                    return nil
+                }
+                guard param.type.unwrapped == .instant else {
+                    reader.diagnostics.error(.unknownParam, "param `\(argument)` is \(param.type), not an instant; `param(…)` needs an instant param", at: argumentSpan)
+                    return nil
+                }
+                return .param(argument)
+            default:
+                let path = argument.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                let instants = schemaFields.filter { $0.path.first == "state" && $0.type.unwrapped == .instant }
+                    .map { $0.path.dropFirst().joined(separator: ".") }
+                guard instants.contains(argument) else {
+                    reader.diagnostics.error(.unknownStateField, "`state(\(argument))` names no instant field of the state schema",
+                                             at: argumentSpan, suggestion: Suggestions.closest(to: argument, in: instants))
+                    return nil
+                }
+                return .state(path)
+            }
+        }
+        let head = String(text.prefix { $0 != "(" })
+        reader.diagnostics.error(.invalidEnumValue,
+                                 "invalid value `\(text)` for `timing.at`; expected `immediate`, `reminder_time`, `local(\"HH:MM\")`, `param(<name>)` or `state(<path>)`",
+                                 at: node.span, suggestion: Suggestions.closest(to: head, in: LanguageKeys.timingAnchors))
+        return nil
+    }
+
+    // MARK: Copy and links
+
+    mutating func compileCopy(_ node: YAMLNode, owner: String, allowed: [String: ValueType]) -> Copy? {
+        guard let f = reader.fields(node, LanguageKeys.copy, owner: owner) else { return nil }
+        func field(_ key: String, _ c: inout Compilation) -> MessageTemplate? {
+            f[key].flatMap { c.template($0, what: "`copy.\(key)`", allowed: allowed) }
+        }
+        return Copy(title: field("title", &self), subtitle: field("subtitle", &self), body: field("body", &self),
+                    lockscreen: field("lockscreen", &self), span: node.span)
+    }
+
+    /// `{ route: name, <param>: literal-or-template, … }`.
+    mutating func compileLink(_ node: YAMLNode, allowed: [String: ValueType]) -> Link? {
+        guard let pairs = reader.mapping(node, what: "`link`") else { return nil }
+        guard let routePair = pairs.first(where: { $0.key.value == "route" }) else {
+            reader.diagnostics.error(.missingKey, "missing required key `route` in `link`", at: node.span)
+            return nil
+        }
+        guard let routeName = reader.string(routePair.value, what: "`link.route`") else { return nil }
+        let route = routes[routeName]
+        if route == nil {
+            // Only a declared route that failed to compile is absent from `routes` but named.
+            let declared = sections.named["routes", default: []].map(\.key.value)
+            if !declared.contains(routeName) {
+                reference(routeName, at: routePair.value.span, in: declared, code: .unknownRoute, what: "route")
+            }
+        }
+        var bindings: [Link.Binding] = []
+        for pair in pairs where pair.key.value != "route" {
+            let param = pair.key.value
+            if let route, route.paramType(param) == nil {
+                let names = route.params.map(\.name)
+                reader.diagnostics.error(.unknownRouteParam, "route `\(routeName)` has no param `\(param)`", at: pair.key.span,
+                                         notes: names.isEmpty ? [.init("route `\(routeName)` takes no params", span: route.span)] : [],
+                                         suggestion: Suggestions.closest(to: param, in: names))
+                continue
+            }
+            guard let scalar = reader.scalar(pair.value, what: "a link param") else { continue }
+            if let route, case .enumeration(let e)? = route.paramType(param)?.unwrapped,
+               !scalar.value.contains("{"), !e.cases.contains(scalar.value) {
+                reader.diagnostics.error(.invalidRouteArgument,
+                                         "`\(scalar.value)` is not a case of route param `\(param)`; expected \(NodeReader.list(e.cases))",
+                                         at: pair.value.span, suggestion: Suggestions.closest(to: scalar.value, in: e.cases))
+                continue
+            }
+            if let value = MessageTemplate.compile(scalar, span: pair.value.span, allowed: allowed, diagnostics: &reader.diagnostics) {
+                bindings.append(Link.Binding(param: param, value: value, span: pair.key.span))
+            }
+        }
+        if let route {
+            let bound = Set(pairs.map(\.key.value))
+            for param in route.params where !bound.contains(param.name) {
+                reader.diagnostics.error(.unboundRouteParam, "link to route `\(routeName)` leaves its param `\(param.name)` unbound; add `\(param.name): …`",
+                                         at: node.span, notes: [.init("route `\(routeName)` declared here", span: route.span)])
+            }
+        }
+        return Link(route: routeName, bindings: bindings, span: node.span)
+    }
+}

@@ -1,0 +1,147 @@
+public import HeraldSyntax
+
+/// Compiles merged bundle sections into a typed, immutable `PolicyBundle`, collecting every
+/// diagnostic (never throwing, never stopping at the first problem).
+public enum BundleCompiler {
+    /// - Parameters:
+    ///   - sections: every file's sections, merged by the loader.
+    ///   - name: the bundle's name when it declares no `name:` (the directory's name).
+    ///   - digest: the digest of the source files.
+    ///   - files: the source files' diagnostic paths.
+    /// - Returns: the bundle, or nil when there were errors (they are in `diagnostics`).
+    public static func compile(_ sections: BundleSections, name: String, digest: String, files: [String],
+                               diagnostics: inout Diagnostics) -> PolicyBundle? {
+        var compilation = Compilation(sections: sections)
+        let bundle = compilation.run(name: name, digest: digest, files: files)
+        diagnostics.append(contentsOf: compilation.reader.diagnostics)
+        return compilation.reader.diagnostics.hasErrors ? nil : bundle
+    }
+
+    /// Compiles like `compile` but always returns the bundle built so far (entries that did
+    /// not compile are left out or defaulted). For tools that want a best-effort model.
+    public static func compilePartially(_ sections: BundleSections, name: String, digest: String = "",
+                                        files: [String] = [], diagnostics: inout Diagnostics) -> PolicyBundle {
+        var compilation = Compilation(sections: sections)
+        let bundle = compilation.run(name: name, digest: digest, files: files)
+        diagnostics.append(contentsOf: compilation.reader.diagnostics)
+        return bundle
+    }
+}
+
+/// One compilation's working state: the reader (and its diagnostics) and the names known so far.
+struct Compilation {
+    var reader = NodeReader()
+    let sections: BundleSections
+
+    var scheme: String?
+    var channelNames: [String] = []
+    var categoryNames: [String] = []
+    var typeNames: [String] = []
+    var routes = NamedTable<Route>()
+    var reasons = NamedTable<Reason>()
+    var stateSchema: [String: SchemaNode] = [:]
+    var userSchema: [String: SchemaNode] = [:]
+    var schemaFields: [SchemaField] = []
+    var paramsByType: [String: [Param]] = [:]
+    var categoryOfType: [String: String] = [:]
+    var batchNames: [String] = []
+    var digestNames: [String] = []
+
+    init(sections: BundleSections) {
+        self.sections = sections
+        channelNames = sections.named["channels", default: []].map(\.key.value)
+        categoryNames = sections.named["categories", default: []].map(\.key.value)
+        typeNames = sections.named["types", default: []].map(\.key.value)
+        batchNames = sections.named["batching", default: []].map(\.key.value)
+        digestNames = sections.named["digests", default: []].map(\.key.value)
+    }
+
+    mutating func run(name defaultName: String, digest: String, files: [String]) -> PolicyBundle {
+        let app = compileApp()
+        let channels = compileChannels()
+        (stateSchema, userSchema) = (compileSchema("state"), compileSchema("user"))
+        reasons = compileReasons()
+        routes = compileRoutes()
+        compileAllParams()
+        let categories = compileCategories()
+        let badge = sections.singles["badge"].flatMap { expression($0.value, what: "`badge`", expecting: .int, params: [:]) }
+        var types = NamedTable<NotificationType>()
+        for pair in sections.named["types", default: []] {
+            if let type = compileType(pair) { types.insert(type, named: pair.key.value) }
+        }
+        let policy = compilePolicy()
+        checkDuplicateIDs(types: types, policyCaps: policy.caps, policyRules: policy.suppress)
+
+        let name = sections.singles["name"].flatMap { reader.string($0.value, what: "`name`") } ?? defaultName
+        let description = sections.singles["description"].flatMap { reader.string($0.value, what: "`description`") }
+        if let catalog = sections.singles["catalog"] { _ = reader.scalar(catalog.value, what: "`catalog`") }
+        if app == nil, let typesKey = sections.sectionKeys["types"] {
+            reader.diagnostics.error(.missingKey, "missing required section `app` in a bundle that declares types", at: typesKey.span)
+        }
+        return PolicyBundle(
+            name: name, description: description, digest: digest, files: files, app: app, channels: channels,
+            categories: categories, state: stateSchema, user: userSchema, schemaFields: schemaFields, reasons: reasons,
+            routes: routes, badge: badge, types: types, defaults: policy.defaults, quietHours: policy.quietHours,
+            caps: policy.caps, suppress: policy.suppress, dedupe: policy.dedupe, batching: policy.batching,
+            digests: policy.digests, priorities: policy.priorities, dst: policy.dst, content: policy.content)
+    }
+
+    // MARK: Shared helpers
+
+    func environment(params: [String: ValueType], state: Bool = true) -> ExpressionEnvironment {
+        .standard(state: state ? stateSchema : [:], user: userSchema, params: params,
+                  categories: categoryNames, channels: channelNames, types: typeNames)
+    }
+
+    mutating func expression(_ node: YAMLNode, what: String, expecting: ValueType, params: [String: ValueType],
+                             state: Bool = true) -> CompiledExpression? {
+        guard let scalar = reader.scalar(node, what: what) else { return nil }
+        let env = environment(params: params, state: state)
+        return ExpressionCompiler.compile(scalar, span: node.span, expecting: expecting, in: env, diagnostics: &reader.diagnostics)
+    }
+
+    mutating func template(_ node: YAMLNode, what: String, allowed: [String: ValueType]) -> MessageTemplate? {
+        guard let scalar = reader.scalar(node, what: what) else { return nil }
+        return MessageTemplate.compile(scalar, span: node.span, allowed: allowed, diagnostics: &reader.diagnostics)
+    }
+
+    /// Reports `name` unless it is in `known`, with "did you mean" over `known`.
+    @discardableResult
+    mutating func reference(_ name: String, at span: SourceSpan, in known: [String], code: DiagnosticCode, what: String) -> Bool {
+        if known.contains(name) { return true }
+        reader.diagnostics.error(code, "unknown \(what) `\(name)`", at: span, suggestion: Suggestions.closest(to: name, in: known))
+        return false
+    }
+
+    /// The params of every type, as templates and expressions see them.
+    func paramTypes(of type: String) -> [String: ValueType] {
+        Dictionary((paramsByType[type] ?? []).map { ($0.name, $0.type) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The types a list of type/category names covers (all types when empty).
+    func typesCovered(by names: [String]) -> [String] {
+        guard !names.isEmpty else { return typeNames }
+        return typeNames.filter { names.contains($0) || names.contains(categoryOfType[$0] ?? "") }
+    }
+
+    /// The params shared by `types`: a param every one of them declares with the same type keeps
+    /// it; any other becomes optional (so expressions must check `has()`).
+    func sharedParams(of types: [String]) -> [String: ValueType] {
+        var result: [String: ValueType] = [:]
+        var seen: [String: Int] = [:]
+        for type in types {
+            for param in paramsByType[type] ?? [] {
+                seen[param.name, default: 0] += 1
+                if let existing = result[param.name] {
+                    if existing.unwrapped != param.type.unwrapped { result[param.name] = .optional(existing.unwrapped) }
+                } else {
+                    result[param.name] = param.type
+                }
+            }
+        }
+        for (name, count) in seen where count < types.count {
+            if let t = result[name], !t.isOptional { result[name] = .optional(t) }
+        }
+        return result
+    }
+}
