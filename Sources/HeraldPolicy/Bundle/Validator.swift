@@ -1,4 +1,3 @@
-// API skeleton: the compiler work replaces this file.
 public import HeraldSyntax
 
 /// What validating a bundle directory produced.
@@ -21,6 +20,18 @@ public enum Validator {
     /// Loads the bundle at `directory` (a policy directory pulls in its catalog), compiles it,
     /// runs the lints when `lints` is true, and reports everything.
     public static func validate(_ directory: String, lints: Bool = true) -> ValidationResult {
-        ValidationResult(bundle: nil, diagnostics: Diagnostics(), sources: [:])
+        let loaded = BundleLoader.load(directory)
+        var diagnostics = loaded.diagnostics
+        var bundle: PolicyBundle?
+        if !loaded.files.isEmpty {
+            bundle = BundleCompiler.compile(loaded.sections, name: loaded.directoryName, digest: loaded.digest,
+                                            files: loaded.files.sorted(), diagnostics: &diagnostics)
+        }
+        if diagnostics.hasErrors { bundle = nil }
+        if lints, let bundle {
+            // LINTS: Lints.run(bundle)
+            _ = bundle
+        }
+        return ValidationResult(bundle: bundle, diagnostics: diagnostics, sources: loaded.sources)
     }
 }

@@ -15,7 +15,7 @@ extension Compilation {
             for param in pairs {
                 let name = param.key.value
                 reader.checkFieldName(name, at: param.key.span, what: "param")
-                if ["type", "subject", "count", "first", "localDate"].contains(name) {
+                if ["type", "subject", "localDate"].contains(name) {
                     reader.diagnostics.error(.invalidIdentifier, "param name `\(name)` is reserved for templates; choose another name", at: param.key.span)
                 }
                 var typeNode: YAMLNode? = param.value

@@ -1,0 +1,156 @@
+import Foundation
+public import HeraldSyntax
+
+/// The files of a bundle, read and merged by section, ready to compile.
+public struct LoadedBundle: Sendable {
+    /// Every file's sections, merged (catalog files first, then the policy's).
+    public var sections: BundleSections
+    /// Every file read, by its diagnostic path.
+    public var sources: [String: SourceFile]
+    /// The diagnostic paths, in load order.
+    public var files: [String]
+    /// The bundle directory's name (the default `name`).
+    public var directoryName: String
+    /// FNV-1a 64 over the files' bytes in sorted path order.
+    public var digest: String
+    /// Problems reading, parsing and merging the files.
+    public var diagnostics: Diagnostics
+}
+
+/// Reads a bundle directory: every `.yaml`/`.yml` file directly in it (sorted by name), and,
+/// when it names one with `catalog:`, the catalog directory's files too.
+public enum BundleLoader {
+    /// - Parameter directory: a bundle directory (or a single `.yaml` file). Diagnostic paths
+    ///   are this path joined with each file name, with `.` and `..` resolved lexically.
+    public static func load(_ directory: String) -> LoadedBundle {
+        var diagnostics = Diagnostics()
+        var sources: [String: SourceFile] = [:]
+        var order: [String] = []
+        let root = normalize(directory)
+        var loaded = LoadedBundle(sections: BundleSections(), sources: [:], files: [], directoryName: directoryName(root),
+                                  digest: PolicyBundle.fnv1a64([]), diagnostics: Diagnostics())
+
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            diagnostics.error(.pathNotFound, "no such file or directory `\(directory)`", at: nil)
+            loaded.diagnostics = diagnostics
+            return loaded
+        }
+        let policyPaths: [String]
+        if isDirectory.boolValue {
+            policyPaths = yamlFiles(in: root)
+            if policyPaths.isEmpty {
+                diagnostics.error(.emptyBundle, "directory `\(directory)` holds no `.yaml` or `.yml` files", at: nil)
+            }
+        } else {
+            policyPaths = [root]
+            loaded.directoryName = directoryName(parent(of: root))
+        }
+        let policyDocuments = policyPaths.compactMap { read($0, sources: &sources, order: &order, diagnostics: &diagnostics) }
+
+        // The policy's catalog, loaded first so that catalog entries come first.
+        var catalogDocuments: [YAMLNode] = []
+        let catalogPair = policyDocuments.lazy.compactMap { $0.mapping?.first { $0.key.value == "catalog" } }.first
+        if let catalogPair, let scalar = catalogPair.value.scalar, !catalogPair.value.isNull {
+            let base = isDirectory.boolValue ? root : parent(of: root)
+            let catalogDirectory = normalize(join(base, scalar.value))
+            var catalogIsDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: catalogDirectory, isDirectory: &catalogIsDirectory) || !catalogIsDirectory.boolValue {
+                diagnostics.error(.catalogNotFound, "catalog directory `\(scalar.value)` not found (looked for `\(catalogDirectory)`)",
+                                  at: catalogPair.value.span)
+            } else if catalogDirectory != base {
+                let paths = yamlFiles(in: catalogDirectory)
+                if paths.isEmpty {
+                    diagnostics.error(.emptyBundle, "catalog directory `\(scalar.value)` holds no `.yaml` or `.yml` files", at: catalogPair.value.span)
+                }
+                catalogDocuments = paths.compactMap { read($0, sources: &sources, order: &order, diagnostics: &diagnostics) }
+            }
+        }
+        if catalogPair == nil, !policyPaths.isEmpty,
+           !policyDocuments.contains(where: { $0.mapping?.contains { $0.key.value == "types" } ?? false }) {
+            let first = policyPaths.first.flatMap { sources[$0] }
+            let span = first.map { SourceSpan(at: SourceLocation(path: $0.path, line: 1, column: 1)) }
+            diagnostics.error(.missingCatalog, "the bundle names no catalog and declares no types; add `catalog: <path to the catalog directory>`",
+                              at: span)
+        }
+
+        var sections = BundleSections()
+        for document in catalogDocuments + policyDocuments {
+            sections.merge(document, diagnostics: &diagnostics)
+        }
+        loaded.sections = sections
+        loaded.sources = sources
+        loaded.files = order
+        loaded.digest = PolicyBundle.fnv1a64(order.sorted().map { sources[$0]!.bytes })
+        loaded.diagnostics = diagnostics
+        return loaded
+    }
+
+    /// Reads and parses one file; nil when it has no document.
+    private static func read(_ path: String, sources: inout [String: SourceFile], order: inout [String],
+                             diagnostics: inout Diagnostics) -> YAMLNode? {
+        guard sources[path] == nil else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            diagnostics.error(.unreadableFile, "cannot read `\(path)`", at: nil)
+            return nil
+        }
+        let file = SourceFile(path: path, bytes: [UInt8](data))
+        sources[path] = file
+        order.append(path)
+        let result = YAMLReader.read(file)
+        diagnostics.append(contentsOf: result.diagnostics)
+        return result.root
+    }
+
+    /// The `.yaml`/`.yml` files directly in `directory`, sorted by name, as joined paths.
+    private static func yamlFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .filter { name in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: join(directory, name), isDirectory: &isDirectory) && !isDirectory.boolValue
+            }
+            .sorted()
+            .map { join(directory, $0) }
+    }
+
+    // MARK: Paths (lexical)
+
+    static func join(_ base: String, _ name: String) -> String {
+        if name.hasPrefix("/") { return name }
+        if base.isEmpty || base == "." { return name }
+        return base.hasSuffix("/") ? base + name : base + "/" + name
+    }
+
+    /// Resolves `.` and `..` lexically: `policies/handz/../../catalog/handz` → `catalog/handz`.
+    public static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." || part.isEmpty { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else if part == "..", absolute {
+                continue
+            } else {
+                parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        if absolute { return "/" + joined }
+        return joined.isEmpty ? "." : joined
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let head = String(path[..<slash])
+        return head.isEmpty ? "/" : head
+    }
+
+    static func directoryName(_ path: String) -> String {
+        if path == "." || path.isEmpty {
+            return FileManager.default.currentDirectoryPath.split(separator: "/").last.map(String.init) ?? "bundle"
+        }
+        return path.split(separator: "/").last.map(String.init) ?? "bundle"
+    }
+}
