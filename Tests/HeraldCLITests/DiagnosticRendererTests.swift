@@ -23,7 +23,7 @@ import Testing
             types.yaml:2:8: error[H0102]: unknown key `wrong` in a type
               |
             2 |     caf\u{E9}: wrong
-              |          ^~~~~
+              |           ^~~~~
               = note: types.yaml:3:3: first defined here
               = help: did you mean `wrung`?
             """ + "\n")
