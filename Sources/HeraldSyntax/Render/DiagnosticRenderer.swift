@@ -63,7 +63,8 @@ public struct DiagnosticRenderer: Sendable {
         return path
     }
 
-    func displayLocation(_ location: SourceLocation) -> String {
+    /// `path:line:col` with the path as shown (`displayPath`).
+    public func displayLocation(_ location: SourceLocation) -> String {
         "\(displayPath(location.path)):\(location.line):\(location.column)"
     }
 }
