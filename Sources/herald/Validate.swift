@@ -16,10 +16,10 @@ struct Validate: ParsableCommand {
             """
     )
 
-    @Argument(help: "Bundle directories to validate.")
+    @Argument(help: ArgumentHelp("Bundle directories to validate.", valueName: "dir"))
     var directories: [String] = []
 
-    @Option(help: "Output format: \(DiagnosticRenderer.Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Output format.")
     var format: DiagnosticRenderer.Format = .text
 
     @Flag(help: "Treat warnings as errors (exit 1 when there are any).")
