@@ -25,7 +25,7 @@ var targets: [Target] = [
     .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
     .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldCLITests", dependencies: ["herald"]),
+    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax"]),
 ]
 
 for index in targets.indices where targets[index].type != .system {

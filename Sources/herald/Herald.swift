@@ -5,7 +5,10 @@ struct Herald: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Herald: a rules-as-data notification policy engine.",
+        discussion: """
+            Exit codes: 0 ok, 1 the policy is invalid (or a test failed), 64 bad usage.
+            """,
         version: "0.1.0",
-        subcommands: []
+        subcommands: [Validate.self, Schema.self]
     )
 }

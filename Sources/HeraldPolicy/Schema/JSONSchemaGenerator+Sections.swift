@@ -1,0 +1,225 @@
+// The sections and shared definitions of the bundle schema, in docs/language.md's order.
+
+import HeraldSyntax
+
+extension JSONSchemaGenerator {
+    // MARK: - Shared definitions
+
+    static var definitions: [(String, JSONOutput)] {
+        [
+            ("identifier", string("A name: letters, digits, `_`, `-`, `.`.", pattern: identifierPattern)),
+            ("names", list(ref("identifier"), "A list of names.")),
+            ("duration", string("A duration: units `s m h d w` (`30s`, `15m`, `48h`, `7d`, `2w`, `1h30m`); `d` is 24 hours.", pattern: durationPattern)),
+            ("signedDuration", string("A duration that may be negative (`-48h`).", pattern: signedDurationPattern)),
+            ("timeOfDay", string("A local wall-clock time `HH:MM`, 24-hour (quote it: `\"19:00\"`).", pattern: timeOfDayPattern)),
+            ("weekday", enumeration(weekdays, "A day of the week.")),
+            ("interruption", enumeration(interruptionLevels, "How strongly a notification may interrupt.")),
+            ("expression", string("An expression (docs/expressions.md).")),
+            ("boolExpression", anyOf([ref("expression"), object([("type", .string("boolean"))])], "A bool expression, or a literal `true`/`false`.")),
+            ("intExpression", anyOf([ref("expression"), object([("type", .string("integer"))])], "An int expression, or a literal int.")),
+            ("template", string("A copy template: `{param}`, `{n, plural, one {# item} other {# items}}`, `{k, select, a {…} other {…}}`; `'{'` escapes a brace.")),
+            ("valueType", string("A value type: `bool`, `int`, `string`, `duration`, `instant`, `time`, `date`, `weekday`, `enum(a, b)`, `list<T>`; `T?` is optional.", pattern: valueTypePattern)),
+            ("field", anyOf([
+                ref("valueType"),
+                record([
+                    ("type", ref("valueType")),
+                    ("description", string("Documentation only.")),
+                ], required: ["type"], description: "The long form of a field."),
+                ref("fields"),
+            ], "A field of the state or user schema: a type, the long form `{ type, description }`, or a nested object.")),
+            ("fields", map(ref("field"), "An object of the state or user schema: field name → field.")),
+            ("param", anyOf([
+                ref("valueType"),
+                record([
+                    ("type", ref("valueType")),
+                    ("sensitive", boolean("Data that must not reach the lock screen (a type using it in copy needs `lockscreen`).")),
+                    ("description", string("Documentation only.")),
+                ], required: ["type"], description: "The long form of a parameter."),
+            ], "A parameter: a type, or `{ type, sensitive, description }`.")),
+            ("params", map(ref("param"), "Parameters: name → type.")),
+            ("copy", record([
+                ("title", ref("template", "The title.")),
+                ("subtitle", ref("template", "The subtitle.")),
+                ("body", ref("template", "The body (required).")),
+                ("lockscreen", ref("template", "The lock-screen-safe body.")),
+            ], required: ["body"], description: "The text of a notification (templates).")),
+            ("link", object([
+                ("type", .string("object")),
+                ("description", .string("A deep link: `route` names a route; every other key binds a route param to a literal or a template over the params.")),
+                ("properties", object([("route", ref("identifier", "The route's name."))])),
+                ("required", .array([.string("route")])),
+                ("propertyNames", ref("identifier")),
+                ("additionalProperties", object([("type", .array([.string("string"), .string("integer"), .string("boolean")]))])),
+            ])),
+            ("cap", record([
+                ("id", ref("identifier", "Named in decisions (`cap`) and traces; defaults to `<section>#<n>`.")),
+                ("scope", enumeration(["global", "category", "type", "channel", "subject"], "What is counted together (`type` inside a type, else `global`).")),
+                ("match", ref("names", "Type, category or channel names the cap applies to and counts (default all).")),
+                ("only", ref("names", "Type or category names the cap applies to; it still counts all of its scope.")),
+                ("max", anyOf([object([("type", .string("integer")), ("minimum", .int(0))]), ref("expression")], "How many (an int, or an int expression over `prefs.*`/`user.*`); required unless `cooldown`.")),
+                ("per", anyOf([
+                    enumeration(["day", "week", "calendar_week", "month", "lifetime"]),
+                    ref("duration"),
+                ], "The window: `day` (the user's local day), `week` (the day and the six before), `calendar_week`, `month`, `lifetime`, or a duration.")),
+                ("cooldown", ref("duration", "At least this long since the last one in scope.")),
+                ("over", string("What happens over the cap: `suppress` (default), `defer`, `batch(<group>)`, `digest(<name>)`.", pattern: overPattern)),
+                ("exempt", ref("names", "Type or category names never limited by this cap.")),
+                ("counts", list(enumeration(["scheduled", "delivered", "opened", "dismissed", "cancelled"]), "Which history statuses count (default scheduled, delivered, opened, dismissed).")),
+            ], description: "A cap: how many notifications of its scope may be delivered in a window.", extra: [
+                ("anyOf", .array([
+                    object([("required", .array([.string("cooldown")]))]),
+                    object([("required", .array([.string("max"), .string("per")]))]),
+                ])),
+            ])),
+            ("caps", list(ref("cap"), "Caps.")),
+            ("cooldown", record([
+                ("id", ref("identifier", "Named in decisions and traces.")),
+                ("scope", enumeration(["global", "category", "type", "channel", "subject"], "What is counted together.")),
+                ("match", ref("names", "Which notifications the cooldown applies to.")),
+                ("cooldown", ref("duration", "At least this long since the last one in scope.")),
+            ], required: ["cooldown"], description: "A cap with only `cooldown`.")),
+            ("suppressRule", record([
+                ("id", ref("identifier", "Named in decisions and traces.")),
+                ("match", ref("names", "Types or categories the rule applies to (policy rules; default all).")),
+                ("when", ref("boolExpression", "Suppress when this is true.")),
+                ("reason", ref("identifier", "A built-in reason or one declared in `reasons`.")),
+            ], required: ["when", "reason"], description: "A suppression rule; the first true one suppresses with its reason.")),
+            ("suppressRules", list(ref("suppressRule"), "Suppression rules, evaluated in order.")),
+        ]
+    }
+
+    // MARK: - Catalog sections
+
+    static var catalogSections: [(String, JSONOutput)] {
+        [
+            ("app", record([
+                ("name", string("Shown in traces; `policy.name` defaults to it.")),
+                ("scheme", string("The deep-link scheme (`handz` for `handz://…`).", pattern: "^[A-Za-z][A-Za-z0-9+.-]*$")),
+            ], required: ["name", "scheme"], description: "The app the catalog describes.")),
+            ("channels", map(record([
+                ("kind", enumeration(["local", "push", "email", "sms", "in_app"], "How the channel delivers.")),
+                ("permission", boolean("Delivery needs OS permission (default true for `local` and `push`).")),
+                ("toggle", boolean("The user has a master toggle for the channel (`prefs.channels.<name>`).")),
+                ("default", boolean("The master toggle's default (default true).")),
+            ], required: ["kind"], description: "A channel."), "How a notification can reach the user: channel name → channel.")),
+            ("categories", map(record([
+                ("title", string("Shown to the user.")),
+                ("default", boolean("On unless the user turns it off (default true).")),
+                ("locked", boolean("Always on; `pausedAll` and `category_off` do not apply unless the policy says so.")),
+                ("requires", ref("boolExpression", "The category is usable only when true (premium gating).")),
+                ("threadId", ref("template", "Notification grouping; may use `{type}`, `{subject}` and params.")),
+                ("interruption", ref("interruption", "Default for its types (default `active`).")),
+                ("channels", object([
+                    ("type", .string("object")),
+                    ("description", .string("Per-channel defaults of the category toggle: channel → bool.")),
+                    ("propertyNames", ref("identifier")),
+                    ("additionalProperties", object([("type", .string("boolean"))])),
+                ])),
+                ("description", string("Documentation only.")),
+            ], required: ["title"], description: "A category."), "User-visible toggle groups: category name → category.")),
+            ("state", ref("fields", "The schema of the caller-supplied user state.")),
+            ("user", ref("fields", "The schema of the caller-supplied user record.")),
+            ("reasons", map(record([
+                ("description", string("What the reason means.")),
+            ], description: "A suppression reason."), "The catalog's own suppression reason codes, added to the built-in set.")),
+            ("routes", map(record([
+                ("url", string("The URL template: starts with the app's scheme (or `https://`); `{name}` placeholders are params.")),
+                ("params", ref("params", "The route's params; every one must appear in `url`.")),
+                ("description", string("Documentation only.")),
+            ], required: ["url"], description: "A typed deep-link template."), "Typed deep-link templates: route name → route.")),
+            ("badge", ref("intExpression", "An int expression rendered into `notification.badge` of every decision.")),
+            ("types", map(record([
+                ("category", ref("identifier", "The type's category (required).")),
+                ("channels", list(ref("identifier"), "Channel names in preference order (required).", minItems: 1)),
+                ("fallback", ref("identifier", "The channel used when permission is denied.")),
+                ("default", boolean("On for users who never chose (default true).")),
+                ("description", string("Documentation only.")),
+                ("params", ref("params", "The trigger's parameters.")),
+                ("eligible", ref("boolExpression", "`ineligible` when false (default always).")),
+                ("timing", record([
+                    ("at", string("When it is due: `immediate` (default), `reminder_time`, `local(\"09:00\")`, `param(name)`, `state(path)`.", pattern: timingAtPattern)),
+                    ("offset", ref("signedDuration", "Added to the aligned instant; may be negative.")),
+                    ("trainingDays", boolean("Prefer the user's next training day at reminder time.")),
+                    ("expires", ref("duration", "`expired` if deferral pushes delivery past trigger + this.")),
+                    ("quietHours", enumeration(["defer", "bypass", "suppress"], "This type's treatment of quiet hours.")),
+                ], description: "When the type is due (default `{ at: immediate }`).")),
+                ("caps", ref("caps", "The type's caps (`scope` defaults to `type`).")),
+                ("suppress", ref("suppressRules", "The type's suppression rules, evaluated in order.")),
+                ("dedupe", record([
+                    ("key", ref("template", "The dedupe key.")),
+                    ("window", ref("duration", "`duplicate` for the same key within this window.")),
+                ], description: "Deduplication.")),
+                ("idempotencyKey", ref("template", "The decision's `key` (default `{type}:{subject}:{localDate}`).")),
+                ("subject", ref("template", "What per-subject caps count by (default the request's `subject`).")),
+                ("critical", boolean("May use the policy's critical exemptions (caps, quiet hours).")),
+                ("locked", boolean("Preferences cannot turn it off (OTP).")),
+                ("silent", boolean("No alert: badge only; `copy` is then optional.")),
+                ("interruption", ref("interruption", "Default: the category's.")),
+                ("threadId", ref("template", "Default: the category's.")),
+                ("priority", integer("Higher keeps capacity first (default from the policy's `priorities`).")),
+                ("copy", ref("copy", "The notification's text (required unless `silent`).")),
+                ("link", ref("link", "Where tapping leads.")),
+            ], required: ["category", "channels"], description: "A notification type.", extra: [
+                ("if", object([
+                    ("properties", object([("silent", object([("const", .bool(true))]))])),
+                    ("required", .array([.string("silent")])),
+                ])),
+                ("else", object([("required", .array([.string("copy")]))])),
+            ]), "Every notification type: Type ID → type.")),
+        ]
+    }
+
+    // MARK: - Policy sections
+
+    static var policySections: [(String, JSONOutput)] {
+        [
+            ("catalog", string("The catalog directory, relative to the policy directory (`../../catalog/<app>`).")),
+            ("name", string("The policy's name (defaults to the directory name).")),
+            ("description", string("Documentation only.")),
+            ("defaults", record([
+                ("timezone", string("An IANA zone name (`UTC`, `Europe/Paris`).")),
+                ("reminderTime", ref("timeOfDay", "The daily reminder time.")),
+                ("quietHours", anyOf([
+                    object([("type", .string("null"))]),
+                    record([
+                        ("start", ref("timeOfDay", "Start of quiet hours.")),
+                        ("end", ref("timeOfDay", "End of quiet hours.")),
+                    ], required: ["start", "end"]),
+                ], "Quiet hours, or null for none.")),
+                ("trainingDays", list(ref("weekday"), "The user's training days.")),
+                ("maxPerDay", integer("The user's soft daily maximum.", minimum: 0)),
+                ("pausedAll", boolean("All notifications paused.")),
+            ], description: "The user's preferences when the request leaves them out.")),
+            ("quietHours", record([
+                ("during", enumeration(["defer", "suppress"], "`defer` to the end of quiet hours, or `suppress` (reason `quiet_hours`).")),
+                ("bypass", ref("names", "Types or categories that ignore quiet hours.")),
+            ], description: "The treatment of quiet hours.")),
+            ("caps", ref("caps", "Policy caps.")),
+            ("cooldowns", list(ref("cooldown"), "Shorthand for caps with `cooldown:`.")),
+            ("suppress", ref("suppressRules", "Policy-wide suppression rules, evaluated after the type's own.")),
+            ("dedupe", record([
+                ("window", ref("duration", "The default dedupe window for types that declare none.")),
+            ], description: "Deduplication defaults.")),
+            ("batching", map(record([
+                ("window", ref("duration", "Members triggered within this window of the first are delivered as one.")),
+                ("members", ref("names", "Types or categories batched together.")),
+                ("copy", ref("copy", "The batch's text; may use `{count}` and `{first}`.")),
+                ("link", ref("link", "Where tapping the batch leads.")),
+            ], description: "A batch group."), "Batch groups: name → group.")),
+            ("digests", map(record([
+                ("at", ref("timeOfDay", "The local time the digest is delivered.")),
+                ("copy", ref("copy", "The digest's text; may use `{count}`.")),
+                ("link", ref("link", "Where tapping the digest leads.")),
+            ], description: "A digest."), "Summaries delivered at a local time: name → digest.")),
+            ("priorities", ref("names", "Types or categories, highest first: who keeps capacity when caps bind.")),
+            ("dst", record([
+                ("gap", enumeration(["next_valid_minute", "shift"], "A local time that does not exist (spring forward).")),
+                ("overlap", enumeration(["first", "last"], "A local time that occurs twice (fall back).")),
+            ], description: "Daylight-saving transitions.")),
+            ("content", record([
+                ("maxLength", integer("Warning `H0505` above this many characters.", minimum: 1)),
+                ("banned", list(.object([("type", .string("string"))]), "Banned words and phrases (error `H0506`; whole words, any case).")),
+            ], description: "Content rules checked on every title, body and lock-screen variant.")),
+        ]
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import HeraldPolicy
+
+/// `herald schema`: the JSON Schema of bundle files, for editors and CI.
+struct Schema: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the JSON Schema (draft 2020-12) that catalog and policy files follow."
+    )
+
+    @Option(name: [.short, .long], help: "Write the schema to this file instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        let text = JSONSchemaGenerator.schemaText()
+        guard let output else {
+            print(text, terminator: "")
+            return
+        }
+        do {
+            try text.write(toFile: output, atomically: true, encoding: .utf8)
+        } catch {
+            throw ValidationError("cannot write `\(output)`: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import HeraldPolicy
+import HeraldSyntax
+import Testing
+
+/// The golden harness over `Tests/Fixtures/diagnostics/<CODE>-<slug>/`: each directory is a
+/// small broken bundle with one realistic mistake, an `expect` file (`<CODE> <file>:<line>:<col>`
+/// per line, paths relative to the directory) and `expected.txt`, the text rendering.
+///
+/// Regenerate the renderings with `HERALD_UPDATE_GOLDEN=1 swift test --filter DiagnosticFixtureTests`
+/// and review the diff.
+@Suite struct DiagnosticFixtureTests {
+    static let fixturesRoot = TestSupport.path("Tests/Fixtures/diagnostics")
+
+    /// Codes without a fixture directory, each with the reason.
+    static let codesWithoutFixture: [String: String] = [
+        // The reader's limits need multi-megabyte inputs; HeraldSyntaxTests builds them in memory.
+        "H0110": "file larger than 4 MiB",
+        "H0112": "more than 100,000 nodes",
+    ]
+
+    static let minimumFixtureCount = 40
+
+    /// Fixture directory names (`H0102-duplicate-type`), sorted.
+    static let fixtureNames: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: fixturesRoot)) ?? []
+        return names.filter { name in
+            var isDirectory: ObjCBool = false
+            return name.hasPrefix("H")
+                && FileManager.default.fileExists(atPath: fixturesRoot + "/" + name, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }.sorted()
+    }()
+
+    struct Expectation: Hashable, CustomStringConvertible {
+        var code: String
+        var file: String
+        var line: Int
+        var column: Int
+        var description: String { "\(code) \(file):\(line):\(column)" }
+    }
+
+    /// Parses `expect`: one `<CODE> <file>:<line>:<col>` per line; blank lines and `#` comments skipped.
+    static func expectations(in directory: String) throws -> [Expectation] {
+        let text = try String(contentsOfFile: directory + "/expect", encoding: .utf8)
+        var result: [Expectation] = []
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
+            let place = fields.count == 2 ? fields[1].split(separator: ":").map(String.init) : []
+            guard place.count >= 3, let lineNumber = Int(place[place.count - 2]), let column = Int(place[place.count - 1]) else {
+                Issue.record("\(directory)/expect: cannot read `\(line)`; write `<CODE> <file>:<line>:<col>`")
+                continue
+            }
+            result.append(Expectation(code: fields[0], file: place.dropLast(2).joined(separator: ":"), line: lineNumber, column: column))
+        }
+        return result
+    }
+
+    @Test(arguments: fixtureNames)
+    func fixture(_ name: String) throws {
+        let directory = Self.fixturesRoot + "/" + name
+        let result = Validator.validate(directory)
+        let renderer = DiagnosticRenderer(format: .text, color: false, relativeTo: directory)
+        let produced = result.diagnostics.items.map { diagnostic in
+            (code: diagnostic.code.id, place: diagnostic.span.map { renderer.displayLocation($0.start) })
+        }
+        let producedList = produced.isEmpty
+            ? "(nothing)"
+            : produced.map { "\($0.code) \($0.place ?? "(no location)")" }.joined(separator: "\n")
+
+        // 1. Every expected diagnostic is produced, at the expected span start.
+        let expected = try Self.expectations(in: directory)
+        #expect(!expected.isEmpty, "\(name)/expect lists no diagnostic")
+        for expectation in expected {
+            let found = produced.contains { $0.code == expectation.code && $0.place == "\(expectation.file):\(expectation.line):\(expectation.column)" }
+            #expect(found, "\(name): expected \(expectation), produced:\n\(producedList)")
+        }
+
+        // 2. The code the directory is named after is produced.
+        let code = String(name.prefix { $0 != "-" })
+        #expect(produced.contains { $0.code == code }, "\(name): \(code) was not produced; produced:\n\(producedList)")
+
+        // 3. The text rendering equals expected.txt.
+        var rendering = renderer.render(result.diagnostics.items, sources: result.sources)
+        if !rendering.isEmpty { rendering += "\n" }
+        rendering += renderer.summary([.init(directory: ".", fileCount: result.sources.count, diagnostics: result.diagnostics.items)])
+        let goldenPath = directory + "/expected.txt"
+        if ProcessInfo.processInfo.environment["HERALD_UPDATE_GOLDEN"] == "1" {
+            try rendering.write(toFile: goldenPath, atomically: true, encoding: .utf8)
+            return
+        }
+        guard let golden = try? String(contentsOfFile: goldenPath, encoding: .utf8) else {
+            Issue.record("\(name)/expected.txt is missing; create it with `HERALD_UPDATE_GOLDEN=1 swift test --filter DiagnosticFixtureTests` and review it")
+            return
+        }
+        #expect(rendering == golden, "\(name): the rendering differs from expected.txt (HERALD_UPDATE_GOLDEN=1 regenerates it)")
+    }
+
+    @Test func everyCodeHasAFixture() {
+        let covered = Set(Self.fixtureNames.map { String($0.prefix { $0 != "-" }) })
+        for code in DiagnosticCode.all where !covered.contains(code.id) && Self.codesWithoutFixture[code.id] == nil {
+            Issue.record("\(code.id) \(code.name) has no fixture directory Tests/Fixtures/diagnostics/\(code.id)-<slug>/")
+        }
+        for code in Self.codesWithoutFixture.keys.sorted() {
+            #expect(DiagnosticCode.byID[code] != nil, "the allow-list names \(code), which is not a diagnostic code")
+        }
+    }
+
+    @Test func enoughFixtures() {
+        #expect(Self.fixtureNames.count >= Self.minimumFixtureCount, "only \(Self.fixtureNames.count) fixture directories")
+    }
+
+    @Test func fixtureNamesStartWithAKnownCode() {
+        for name in Self.fixtureNames {
+            let code = String(name.prefix { $0 != "-" })
+            #expect(DiagnosticCode.byID[code] != nil, "\(name): \(code) is not a diagnostic code")
+        }
+    }
+}
