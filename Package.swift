@@ -15,16 +15,18 @@ var targets: [Target] = [
     .target(name: "HeraldSyntax", dependencies: ["CLibYAML"]),
     .target(name: "HeraldPolicy", dependencies: ["HeraldSyntax"]),
     .target(name: "HeraldEngine", dependencies: ["HeraldPolicy"]),
+    .target(name: "HeraldTesting", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine"]),
     .executableTarget(
         name: "herald",
         dependencies: [
-            "HeraldSyntax", "HeraldPolicy", "HeraldEngine",
+            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),
     .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
     .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldCLITests", dependencies: ["herald"]),
 ]
 
@@ -39,6 +41,7 @@ let package = Package(
         .library(name: "HeraldSyntax", targets: ["HeraldSyntax"]),
         .library(name: "HeraldPolicy", targets: ["HeraldPolicy"]),
         .library(name: "HeraldEngine", targets: ["HeraldEngine"]),
+        .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
         .executable(name: "herald", targets: ["herald"]),
     ],
     dependencies: [
