@@ -1,9 +1,6 @@
 // API skeleton: the compiler work replaces this file.
 public import HeraldSyntax
 
-/// The compiled, immutable bundle (catalog + policy). Placeholder until the model lands.
-public struct PolicyBundle: Sendable {}
-
 /// What validating a bundle directory produced.
 public struct ValidationResult: Sendable {
     /// The compiled bundle, when there were no errors.

@@ -1,0 +1,105 @@
+/// The one table of valid keys for every place in a bundle. The compiler checks keys against
+/// it (unknown key → `H0201` with "did you mean"), and tests check docs/language.md and the
+/// JSON schema against it, so the three never drift apart.
+public enum LanguageKeys {
+    /// A place in a bundle where a mapping's keys are fixed.
+    public struct Place: Sendable, Hashable {
+        /// Words for messages: "a type", "a cap".
+        public let noun: String
+        /// Every valid key, in documentation order.
+        public let keys: [String]
+        /// The keys that must be present.
+        public let required: [String]
+
+        public init(noun: String, keys: [String], required: [String] = []) {
+            self.noun = noun
+            self.keys = keys
+            self.required = required
+        }
+    }
+
+    // Top level
+
+    /// Catalog sections (WHAT exists).
+    public static let catalogSections = ["app", "channels", "categories", "state", "user", "reasons", "routes", "badge", "types"]
+    /// Policy sections (WHEN it may fire).
+    public static let policySections = [
+        "catalog", "name", "description", "defaults", "quietHours", "caps", "cooldowns", "suppress", "dedupe",
+        "batching", "digests", "priorities", "dst", "content",
+    ]
+    /// Every valid top-level key of a bundle file.
+    public static let topLevel = Place(noun: "a bundle file", keys: catalogSections + policySections)
+    /// Sections whose entries are named (merged entry by entry across files; a name defined in
+    /// two files is `H0005`).
+    public static let namedSections: Set<String> = ["channels", "categories", "state", "user", "reasons", "routes", "types", "batching", "digests"]
+    /// Sections that are lists (concatenated across files in file-name order).
+    public static let listSections: Set<String> = ["caps", "cooldowns", "suppress", "priorities"]
+
+    // Catalog
+
+    public static let app = Place(noun: "`app`", keys: ["name", "scheme"], required: ["name", "scheme"])
+    public static let channel = Place(noun: "a channel", keys: ["kind", "permission", "toggle", "default"], required: ["kind"])
+    public static let category = Place(
+        noun: "a category",
+        keys: ["title", "default", "locked", "requires", "threadId", "interruption", "channels", "description"],
+        required: ["title"])
+    /// The long form of a state or user field.
+    public static let schemaField = Place(noun: "a field", keys: ["type", "description"], required: ["type"])
+    public static let reason = Place(noun: "a reason", keys: ["description"])
+    public static let route = Place(noun: "a route", keys: ["url", "params", "description"], required: ["url"])
+    /// The long form of a route param.
+    public static let routeParam = Place(noun: "a route param", keys: ["type", "description"], required: ["type"])
+    public static let type = Place(
+        noun: "a type",
+        keys: [
+            "category", "channels", "fallback", "default", "description", "params", "eligible", "timing", "caps",
+            "suppress", "dedupe", "idempotencyKey", "subject", "critical", "locked", "silent", "interruption",
+            "threadId", "priority", "copy", "link",
+        ],
+        required: ["category", "channels"])
+    /// The long form of a type's param.
+    public static let param = Place(noun: "a param", keys: ["type", "sensitive", "description"], required: ["type"])
+    public static let timing = Place(noun: "`timing`", keys: ["at", "offset", "trainingDays", "expires", "quietHours"])
+    public static let cap = Place(
+        noun: "a cap",
+        keys: ["id", "scope", "match", "only", "max", "per", "cooldown", "over", "exempt", "counts"])
+    public static let cooldown = Place(noun: "a cooldown", keys: ["id", "scope", "match", "cooldown"], required: ["cooldown"])
+    public static let typeSuppressRule = Place(noun: "a suppression rule", keys: ["id", "when", "reason"], required: ["when", "reason"])
+    public static let policySuppressRule = Place(
+        noun: "a suppression rule", keys: ["id", "match", "when", "reason"], required: ["when", "reason"])
+    public static let typeDedupe = Place(noun: "`dedupe`", keys: ["key", "window"])
+    public static let copy = Place(noun: "`copy`", keys: ["title", "subtitle", "body", "lockscreen"], required: ["body"])
+    /// `link:` holds `route` plus one key per route param, so only `route` is fixed.
+    public static let link = Place(noun: "`link`", keys: ["route"], required: ["route"])
+
+    // Policy
+
+    public static let defaults = Place(
+        noun: "`defaults`", keys: ["timezone", "reminderTime", "quietHours", "trainingDays", "maxPerDay", "pausedAll"])
+    public static let quietHoursWindow = Place(noun: "a quiet-hours window", keys: ["start", "end"], required: ["start", "end"])
+    public static let quietHours = Place(noun: "`quietHours`", keys: ["during", "bypass"])
+    public static let policyDedupe = Place(noun: "`dedupe`", keys: ["window"])
+    public static let batchGroup = Place(
+        noun: "a batch group", keys: ["window", "members", "copy", "link"], required: ["window", "members", "copy"])
+    public static let digest = Place(noun: "a digest", keys: ["at", "copy", "link"], required: ["at", "copy"])
+    public static let dst = Place(noun: "`dst`", keys: ["gap", "overlap"])
+    public static let content = Place(noun: "`content`", keys: ["maxLength", "banned"])
+
+    /// Every fixed place, by the name docs and the JSON schema use for it.
+    public static let places: [String: Place] = [
+        "top-level": topLevel, "app": app, "channel": channel, "category": category, "schemaField": schemaField,
+        "reason": reason, "route": route, "routeParam": routeParam, "type": type, "param": param, "timing": timing,
+        "cap": cap, "cooldown": cooldown, "typeSuppressRule": typeSuppressRule, "policySuppressRule": policySuppressRule,
+        "typeDedupe": typeDedupe, "copy": copy, "link": link, "defaults": defaults, "quietHoursWindow": quietHoursWindow,
+        "quietHours": quietHours, "policyDedupe": policyDedupe, "batchGroup": batchGroup, "digest": digest, "dst": dst,
+        "content": content,
+    ]
+
+    // Closed word sets
+
+    public static let timingAnchors = ["immediate", "reminder_time", "local", "param", "state"]
+    public static let capWindows = ["day", "week", "calendar_week", "month", "lifetime"]
+    public static let overflows = ["suppress", "defer", "batch", "digest"]
+    public static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    public static let schemaTypes = ["bool", "int", "string", "duration", "instant", "time", "date", "weekday", "enum", "list"]
+}

@@ -1,0 +1,152 @@
+public import HeraldSyntax
+
+/// A local wall-clock window `[start, end)`, in seconds since midnight; may cross midnight.
+public struct QuietHoursWindow: Sendable, Hashable {
+    public var start: Int
+    public var end: Int
+
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// `defaults:` — the user's preferences when a request leaves them out.
+public struct Defaults: Sendable, Hashable {
+    public var timezone: String
+    /// Seconds since local midnight.
+    public var reminderTime: Int
+    /// nil: no quiet hours.
+    public var quietHours: QuietHoursWindow?
+    /// 1 = Monday … 7 = Sunday.
+    public var trainingDays: [Int]
+    /// nil: no soft daily limit.
+    public var maxPerDay: Int?
+    public var pausedAll: Bool
+    public var span: SourceSpan?
+
+    public init(timezone: String = "UTC", reminderTime: Int = 19 * 3600, quietHours: QuietHoursWindow? = nil,
+                trainingDays: [Int] = [], maxPerDay: Int? = nil, pausedAll: Bool = false, span: SourceSpan? = nil) {
+        self.timezone = timezone
+        self.reminderTime = reminderTime
+        self.quietHours = quietHours
+        self.trainingDays = trainingDays
+        self.maxPerDay = maxPerDay
+        self.pausedAll = pausedAll
+        self.span = span
+    }
+}
+
+/// `quietHours:` — what happens inside the user's quiet hours.
+public struct QuietHoursPolicy: Sendable, Hashable {
+    /// `defer` or `suppress` (`bypass` is per type).
+    public var during: QuietHoursTreatment
+    /// Type or category names that ignore quiet hours.
+    public var bypass: [String]
+    public var span: SourceSpan?
+
+    public init(during: QuietHoursTreatment = .defer, bypass: [String] = [], span: SourceSpan? = nil) {
+        self.during = during
+        self.bypass = bypass
+        self.span = span
+    }
+}
+
+/// One entry of `batching:`.
+public struct BatchGroup: Sendable, Hashable {
+    public var name: String
+    /// Seconds after the first member within which members join.
+    public var window: Int
+    /// Type names.
+    public var members: [String]
+    public var copy: Copy?
+    public var link: Link?
+    public var span: SourceSpan
+
+    public init(name: String, window: Int, members: [String], copy: Copy?, link: Link?, span: SourceSpan) {
+        self.name = name
+        self.window = window
+        self.members = members
+        self.copy = copy
+        self.link = link
+        self.span = span
+    }
+}
+
+/// One entry of `digests:`: a summary delivered at a local time.
+public struct Digest: Sendable, Hashable {
+    public var name: String
+    /// Seconds since local midnight.
+    public var at: Int
+    public var copy: Copy?
+    public var link: Link?
+    public var span: SourceSpan
+
+    public init(name: String, at: Int, copy: Copy?, link: Link?, span: SourceSpan) {
+        self.name = name
+        self.at = at
+        self.copy = copy
+        self.link = link
+        self.span = span
+    }
+}
+
+/// One entry of `priorities:` (highest first).
+public struct PriorityEntry: Sendable, Hashable {
+    /// A type or category name.
+    public var name: String
+    public var span: SourceSpan
+
+    public init(name: String, span: SourceSpan) {
+        self.name = name
+        self.span = span
+    }
+}
+
+/// `dst:` — how wall-clock times that do not exist or repeat resolve.
+public struct DSTPolicy: Sendable, Hashable {
+    public enum Gap: String, Sendable, Hashable, CaseIterable {
+        case nextValidMinute = "next_valid_minute"
+        case shift
+    }
+    public enum Overlap: String, Sendable, Hashable, CaseIterable {
+        case first, last
+    }
+
+    public var gap: Gap
+    public var overlap: Overlap
+    public var span: SourceSpan?
+
+    public init(gap: Gap = .nextValidMinute, overlap: Overlap = .first, span: SourceSpan? = nil) {
+        self.gap = gap
+        self.overlap = overlap
+        self.span = span
+    }
+}
+
+/// `content:` — copy rules the lints check.
+public struct ContentRules: Sendable, Hashable {
+    /// A warning above this many characters; nil: no limit.
+    public var maxLength: Int?
+    /// Whole words or phrases, any case.
+    public var banned: [String]
+    public var span: SourceSpan?
+
+    public init(maxLength: Int? = nil, banned: [String] = [], span: SourceSpan? = nil) {
+        self.maxLength = maxLength
+        self.banned = banned
+        self.span = span
+    }
+}
+
+/// `dedupe:` of the policy.
+public struct DedupePolicy: Sendable, Hashable {
+    /// Seconds; nil: none.
+    public var window: Int?
+    public var span: SourceSpan?
+
+    public init(window: Int? = nil, span: SourceSpan? = nil) {
+        self.window = window
+        self.span = span
+    }
+}
