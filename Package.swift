@@ -15,17 +15,19 @@ var targets: [Target] = [
     .target(name: "HeraldSyntax", dependencies: ["CLibYAML"]),
     .target(name: "HeraldPolicy", dependencies: ["HeraldSyntax"]),
     .target(name: "HeraldEngine", dependencies: ["HeraldPolicy"]),
+    .target(name: "HeraldTesting", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine"]),
     .executableTarget(
         name: "herald",
         dependencies: [
-            "HeraldSyntax", "HeraldPolicy", "HeraldEngine",
+            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),
     .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
     .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine"]),
 ]
 
 for index in targets.indices where targets[index].type != .system {
@@ -39,6 +41,7 @@ let package = Package(
         .library(name: "HeraldSyntax", targets: ["HeraldSyntax"]),
         .library(name: "HeraldPolicy", targets: ["HeraldPolicy"]),
         .library(name: "HeraldEngine", targets: ["HeraldEngine"]),
+        .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
         .executable(name: "herald", targets: ["herald"]),
     ],
     dependencies: [

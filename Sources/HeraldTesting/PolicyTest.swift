@@ -1,0 +1,87 @@
+public import HeraldSyntax
+public import HeraldEngine
+
+/// One scenario of a policy test file (`policies/<app>/tests/*.yaml`):
+///
+/// ```yaml
+/// tests:
+///   - name: AT-CH27-05 a trigger in quiet hours waits for 07:00
+///     given:                       # request fields shared by every step
+///       user: { id: u1, account: true, tier: free }
+///       prefs: { timezone: America/New_York }
+///       state: { maintenance: { dueToday: 2, overdue: 0 } }
+///     when:                        # one trigger, or a list of triggers in time order
+///       type: N-MAINT-DUE-TODAY
+///       at: "2026-03-10T23:00:00-04:00"
+///       params: { count: 2 }
+///     then:                        # what the decision must say (a list when `when` is)
+///       action: schedule
+///       reason: quiet_hours
+///       localTime: "07:00"
+/// ```
+///
+/// `given` and `when` use the decision request's own field names (docs/decisions.md); `then`
+/// uses the decision's. See docs/testing.md.
+public struct PolicyTestCase: Sendable {
+    public var name: String
+    /// The test's `name:` value, where failures point.
+    public var span: SourceSpan
+    /// Request fields shared by every step (`history` is the starting ledger).
+    public var given: JSON
+    public var steps: [Step]
+
+    public struct Step: Sendable {
+        /// The trigger's request fields (`type`, `at`, `params`, `subject`, and any override).
+        public var when: JSON
+        public var expectations: [Expectation]
+        public var span: SourceSpan
+    }
+
+    public init(name: String, span: SourceSpan, given: JSON, steps: [Step]) {
+        self.name = name
+        self.span = span
+        self.given = given
+        self.steps = steps
+    }
+}
+
+/// One line of a `then:` block: the decision field it checks and the value expected.
+public struct Expectation: Sendable {
+    public enum Check: Sendable, Equatable {
+        /// The decision JSON at `path` equals the value (instants compare as instants).
+        case equals(path: [String])
+        /// The `HH:MM` of `localDeliverAt`.
+        case localTime
+        /// The `YYYY-MM-DD` of `localDeliverAt`.
+        case localDate
+    }
+
+    /// As written in the test (`reason`, `notification.body`, `localTime`).
+    public var key: String
+    public var check: Check
+    public var expected: JSON
+    public var span: SourceSpan
+
+    public init(key: String, check: Check, expected: JSON, span: SourceSpan) {
+        self.key = key
+        self.check = check
+        self.expected = expected
+        self.span = span
+    }
+}
+
+/// Every test of one bundle, with the problems found reading them.
+public struct PolicyTestSuite: Sendable {
+    public var directory: String
+    public var cases: [PolicyTestCase]
+    public var diagnostics: Diagnostics
+    /// The test files read, by diagnostic path.
+    public var sources: [String: SourceFile]
+
+    public init(directory: String, cases: [PolicyTestCase], diagnostics: Diagnostics, sources: [String: SourceFile]) {
+        self.directory = directory
+        self.cases = cases
+        self.diagnostics = diagnostics
+        self.sources = sources
+    }
+}

@@ -1,0 +1,193 @@
+public import HeraldSyntax
+public import HeraldEngine
+import Foundation
+
+/// Reads `<policy-dir>/tests/*.yaml` into test cases, strictly: unknown keys, wrong shapes,
+/// duplicate names and `when`/`then` lists of different lengths are diagnostics (H06xx) at
+/// their line and column.
+public enum PolicyTestLoader {
+    static let testKeys = ["name", "description", "given", "when", "then"]
+    /// Request fields a `given` or `when` may set (the decision request's own names).
+    static let requestKeys = ["type", "at", "now", "user", "prefs", "permission", "state", "params", "subject", "history"]
+    /// `then` shorthands for `notification.<key>`.
+    static let notificationKeys = ["title", "subtitle", "body", "lockscreen", "link", "threadId", "interruptionLevel", "badge"]
+    static let decisionKeys = ["action", "reason", "deliverAt", "localDeliverAt", "type", "category", "channel", "key",
+                               "batch", "fallback", "notification", "rule", "cap", "policy", "localTime", "localDate"]
+                               + notificationKeys
+
+    /// Loads every test file of a policy directory (`tests/` beside `policy.yaml`).
+    public static func load(directory: String) -> PolicyTestSuite {
+        let testsDir = directory.hasSuffix("/") ? directory + "tests" : directory + "/tests"
+        var diagnostics = Diagnostics()
+        var sources: [String: SourceFile] = [:]
+        var cases: [PolicyTestCase] = []
+        let fm = FileManager.default
+        let names = ((try? fm.contentsOfDirectory(atPath: testsDir)) ?? [])
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .sorted()
+        for name in names {
+            let path = testsDir + "/" + name
+            guard let data = fm.contents(atPath: path) else {
+                diagnostics.error(.unreadableFile, "cannot read `\(path)`", at: nil)
+                continue
+            }
+            let file = SourceFile(path: path, bytes: Array(data))
+            sources[path] = file
+            cases.append(contentsOf: parse(file, diagnostics: &diagnostics))
+        }
+        if cases.isEmpty && !diagnostics.hasErrors {
+            diagnostics.warning(.testNoTests, "no tests in `\(testsDir)`", at: nil)
+        }
+        var seen: [String: SourceSpan] = [:]
+        for test in cases {
+            if let first = seen[test.name] {
+                diagnostics.error(.testDuplicateName, "two tests are named `\(test.name)`", at: test.span,
+                                  notes: [Diagnostic.Note("the first is here", span: first)])
+            } else {
+                seen[test.name] = test.span
+            }
+        }
+        return PolicyTestSuite(directory: directory, cases: cases, diagnostics: diagnostics, sources: sources)
+    }
+
+    /// Parses one test file.
+    public static func parse(_ file: SourceFile, diagnostics: inout Diagnostics) -> [PolicyTestCase] {
+        let read = YAMLReader.read(file)
+        diagnostics.append(contentsOf: read.diagnostics)
+        guard !read.diagnostics.hasErrors, let root = read.root else { return [] }
+        guard let top = root.mapping else {
+            diagnostics.error(.testFileStructure, "a test file is a mapping with a `tests:` list", at: root.span)
+            return []
+        }
+        var cases: [PolicyTestCase] = []
+        for pair in top {
+            guard pair.key.value == "tests" else {
+                diagnostics.error(.testUnknownKey, "unknown key `\(pair.key.value)` in a test file", at: pair.key.span,
+                                  suggestion: Suggestions.closest(to: pair.key.value, in: ["tests"]))
+                continue
+            }
+            guard let items = pair.value.sequence else {
+                diagnostics.error(.testFileStructure, "`tests` must be a list of tests", at: pair.value.span)
+                continue
+            }
+            for item in items {
+                if let test = parseCase(item, diagnostics: &diagnostics) { cases.append(test) }
+            }
+        }
+        return cases
+    }
+
+    static func parseCase(_ node: YAMLNode, diagnostics: inout Diagnostics) -> PolicyTestCase? {
+        guard let pairs = node.mapping else {
+            diagnostics.error(.testFileStructure, "a test is a mapping with `name`, `given`, `when` and `then`", at: node.span)
+            return nil
+        }
+        for pair in pairs where !testKeys.contains(pair.key.value) {
+            diagnostics.error(.testUnknownKey, "unknown key `\(pair.key.value)` in a test", at: pair.key.span,
+                              suggestion: Suggestions.closest(to: pair.key.value, in: testKeys))
+        }
+        guard let nameNode = node["name"], let name = nameNode.scalar?.value, !name.isEmpty else {
+            diagnostics.error(.testFileStructure, "a test needs a `name`", at: node.span)
+            return nil
+        }
+        var ok = true
+        var given = JSON.object([])
+        if let g = node["given"] {
+            if let json = requestObject(g, what: "given", diagnostics: &diagnostics) { given = json } else { ok = false }
+        }
+        guard let whenNode = node["when"], let thenNode = node["then"] else {
+            diagnostics.error(.testFileStructure, "test `\(name)` needs both `when` and `then`", at: nameNode.span)
+            return nil
+        }
+        let whens = whenNode.sequence ?? [whenNode]
+        let thens = thenNode.sequence ?? [thenNode]
+        if (whenNode.sequence != nil) != (thenNode.sequence != nil) || whens.count != thens.count {
+            diagnostics.error(.testStepMismatch,
+                              "test `\(name)` has \(whens.count) trigger(s) in `when` but \(thens.count) expectation block(s) in `then`; give one `then` per trigger",
+                              at: thenNode.span)
+            return nil
+        }
+        var steps: [PolicyTestCase.Step] = []
+        for (w, t) in zip(whens, thens) {
+            guard let when = requestObject(w, what: "when", diagnostics: &diagnostics) else { ok = false; continue }
+            guard let expectations = parseThen(t, diagnostics: &diagnostics) else { ok = false; continue }
+            steps.append(PolicyTestCase.Step(when: when, expectations: expectations, span: w.span))
+        }
+        guard ok else { return nil }
+        return PolicyTestCase(name: name, span: nameNode.span, given: given, steps: steps)
+    }
+
+    static func requestObject(_ node: YAMLNode, what: String, diagnostics: inout Diagnostics) -> JSON? {
+        guard let pairs = node.mapping else {
+            diagnostics.error(.testFileStructure, "`\(what)` must be a mapping of request fields", at: node.span)
+            return nil
+        }
+        var ok = true
+        for pair in pairs where !requestKeys.contains(pair.key.value) {
+            diagnostics.error(.testUnknownKey, "unknown request field `\(pair.key.value)` in `\(what)`", at: pair.key.span,
+                              suggestion: Suggestions.closest(to: pair.key.value, in: requestKeys))
+            ok = false
+        }
+        return ok ? YAMLJSON.json(node) : nil
+    }
+
+    static func parseThen(_ node: YAMLNode, diagnostics: inout Diagnostics) -> [Expectation]? {
+        guard let pairs = node.mapping else {
+            diagnostics.error(.testFileStructure, "`then` must be a mapping of decision fields", at: node.span)
+            return nil
+        }
+        var result: [Expectation] = []
+        var ok = true
+        for pair in pairs {
+            let key = pair.key.value
+            guard decisionKeys.contains(key) else {
+                diagnostics.error(.testUnknownKey, "unknown decision field `\(key)` in `then`", at: pair.key.span,
+                                  suggestion: Suggestions.closest(to: key, in: decisionKeys))
+                ok = false
+                continue
+            }
+            switch key {
+            case "localTime":
+                result.append(Expectation(key: key, check: .localTime, expected: YAMLJSON.json(pair.value), span: pair.value.span))
+            case "localDate":
+                result.append(Expectation(key: key, check: .localDate, expected: YAMLJSON.json(pair.value), span: pair.value.span))
+            case _ where notificationKeys.contains(key):
+                result.append(Expectation(key: key, check: .equals(path: ["notification", key]), expected: YAMLJSON.json(pair.value), span: pair.value.span))
+            case "rule" where pair.value.scalar != nil:
+                result.append(Expectation(key: "rule", check: .equals(path: ["rule", "id"]), expected: YAMLJSON.json(pair.value), span: pair.value.span))
+            default:
+                flatten(pair.value, path: [key], into: &result)
+            }
+        }
+        return ok ? result : nil
+    }
+
+    /// Nested mappings (`notification: { body: … }`, `batch: { group: … }`) check each leaf.
+    static func flatten(_ node: YAMLNode, path: [String], into result: inout [Expectation]) {
+        if let pairs = node.mapping {
+            for pair in pairs { flatten(pair.value, path: path + [pair.key.value], into: &result) }
+        } else {
+            result.append(Expectation(key: path.joined(separator: "."), check: .equals(path: path), expected: YAMLJSON.json(node), span: node.span))
+        }
+    }
+}
+
+/// Located YAML → the engine's JSON: plain `true`/`false` are booleans, plain integers numbers,
+/// plain `null`/`~`/empty null; everything else (quoted or not) is a string.
+enum YAMLJSON {
+    static func json(_ node: YAMLNode) -> JSON {
+        switch node.kind {
+        case .mapping(let pairs):
+            return .object(pairs.map { JSON.Member($0.key.value, json($0.value)) })
+        case .sequence(let items):
+            return .array(items.map(json))
+        case .scalar(let scalar):
+            guard scalar.style == .plain else { return .string(scalar.value) }
+            if node.isNull { return .null }
+            if scalar.value == "true" { return .bool(true) }
+            if scalar.value == "false" { return .bool(false) }
+            if let n = Int(scalar.value) { return .int(n) }
+            return .string(scalar.value)
+        }
+    }
+}

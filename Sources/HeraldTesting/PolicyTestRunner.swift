@@ -1,0 +1,166 @@
+public import HeraldSyntax
+public import HeraldEngine
+
+/// What one test produced.
+public struct PolicyTestResult: Sendable {
+    public struct Failure: Sendable {
+        /// 0-based step (trigger) index.
+        public var step: Int
+        /// The `then` key, or `request` when the request itself was rejected.
+        public var field: String
+        public var expected: String
+        public var actual: String
+        /// The expectation's place in the test file.
+        public var span: SourceSpan
+    }
+
+    public var name: String
+    public var span: SourceSpan
+    public var failures: [Failure]
+    /// Every decision made, in step order (for coverage and `--format json`).
+    public var decisions: [Decision]
+
+    public var passed: Bool { failures.isEmpty }
+}
+
+/// Runs policy tests against a decision function (normally `Engine.decide`).
+///
+/// Each step's request is `given` overlaid with the step's `when` (a `when` key replaces the
+/// `given` one; `now` defaults to the step's `at`). Steps run in order, and each `schedule` or
+/// `batch` decision is appended to the history of the next step as a `scheduled` entry, so a
+/// list of triggers sees the caps, dedupe and cooldowns of the ones before it.
+public struct PolicyTestRunner: Sendable {
+    public typealias Decide = @Sendable (DecisionRequest, Int) -> Result<Decision, RequestErrors>
+
+    let decide: Decide
+
+    public init(decide: @escaping Decide) {
+        self.decide = decide
+    }
+
+    public func run(_ suite: PolicyTestSuite) -> [PolicyTestResult] {
+        suite.cases.map(run)
+    }
+
+    public func run(_ test: PolicyTestCase) -> PolicyTestResult {
+        var failures: [PolicyTestResult.Failure] = []
+        var decisions: [Decision] = []
+        var fedBack: [JSON] = []
+        for (index, step) in test.steps.enumerated() {
+            let json = Self.request(given: test.given, when: step.when, fedBack: fedBack)
+            let request: DecisionRequest
+            do {
+                request = try DecisionRequest(json: json)
+            } catch {
+                failures.append(.init(step: index, field: "request", expected: "a valid request",
+                                      actual: error.description.replacingNewlines, span: step.span))
+                break
+            }
+            switch decide(request, request.now) {
+            case .failure(let errors):
+                failures.append(.init(step: index, field: "request", expected: "a decision",
+                                      actual: errors.description.replacingNewlines, span: step.span))
+            case .success(let decision):
+                decisions.append(decision)
+                let actual = decision.json()
+                for expectation in step.expectations {
+                    if let mismatch = Self.check(expectation, against: actual) {
+                        failures.append(.init(step: index, field: expectation.key, expected: mismatch.expected,
+                                              actual: mismatch.actual, span: expectation.span))
+                    }
+                }
+                if let entry = Self.historyEntry(for: decision, subject: request.subject) { fedBack.append(entry) }
+            }
+        }
+        return PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions)
+    }
+
+    /// `given` overlaid with `when`, `now` defaulting to `at`, history extended with fed-back entries.
+    static func request(given: JSON, when: JSON, fedBack: [JSON]) -> JSON {
+        var members = given.members ?? []
+        for member in when.members ?? [] {
+            if let i = members.firstIndex(where: { $0.key == member.key }) { members[i] = member } else { members.append(member) }
+        }
+        if !members.contains(where: { $0.key == "now" }), let at = members.first(where: { $0.key == "at" }) {
+            members.append(JSON.Member("now", at.value))
+        }
+        if !fedBack.isEmpty {
+            let base = members.first(where: { $0.key == "history" })?.value.elements ?? []
+            members.removeAll { $0.key == "history" }
+            members.append(JSON.Member("history", .array(base + fedBack)))
+        }
+        return .object(members)
+    }
+
+    /// The ledger entry a delivered-or-pending decision leaves behind.
+    static func historyEntry(for decision: Decision, subject: String?) -> JSON? {
+        guard decision.action != .suppress, let deliverAt = decision.deliverAt else { return nil }
+        var members: [JSON.Member] = [
+            JSON.Member("key", .string(decision.key ?? "\(decision.type):\(deliverAt)")),
+            JSON.Member("type", .string(decision.type)),
+            JSON.Member("deliverAt", .string(RFC3339.format(deliverAt, offsetSeconds: 0))),
+            JSON.Member("status", .string("scheduled")),
+        ]
+        if let subject { members.append(JSON.Member("subject", .string(subject))) }
+        if let channel = decision.channel { members.append(JSON.Member("channel", .string(channel))) }
+        if let batch = decision.batch { members.append(JSON.Member("batch", .string(batch.key))) }
+        return .object(members)
+    }
+
+    struct Mismatch { var expected: String; var actual: String }
+
+    static func check(_ expectation: Expectation, against decision: JSON) -> Mismatch? {
+        let expected = expectation.expected
+        switch expectation.check {
+        case .localTime, .localDate:
+            let local = decision["localDeliverAt"]?.stringValue
+            let actual: String? = local.map { text in
+                let scalars = Array(text.unicodeScalars)
+                let range = expectation.check == .localTime ? 11..<16 : 0..<10
+                guard scalars.count >= range.upperBound else { return text }
+                return String(String.UnicodeScalarView(scalars[range]))
+            }
+            let want = display(expected)
+            return actual == want ? nil : Mismatch(expected: want, actual: actual ?? "(absent)")
+        case .equals(let path):
+            var value: JSON? = decision
+            for key in path { value = value?[key] }
+            if case .null = expected {
+                return value == nil || value == .null ? nil : Mismatch(expected: "(absent)", actual: display(value!))
+            }
+            guard let actual = value else { return Mismatch(expected: display(expected), actual: "(absent)") }
+            if equal(expected, actual) { return nil }
+            return Mismatch(expected: display(expected), actual: display(actual))
+        }
+    }
+
+    /// Equal as JSON, as instants when both are RFC 3339 text, or as text when one side is a
+    /// string and the other a scalar (`badge: "3"` vs `3`).
+    static func equal(_ expected: JSON, _ actual: JSON) -> Bool {
+        if expected == actual { return true }
+        if case .string(let e) = expected, case .string(let a) = actual,
+           let x = RFC3339.parse(e), let y = RFC3339.parse(a) {
+            return x == y
+        }
+        switch (expected, actual) {
+        case (.string, .int), (.string, .bool), (.int, .string), (.bool, .string):
+            return display(expected) == display(actual)
+        default:
+            return false
+        }
+    }
+
+    static func display(_ value: JSON) -> String {
+        switch value {
+        case .string(let s): s
+        case .null: "(absent)"
+        default: value.serialized()
+        }
+    }
+}
+
+extension String {
+    var replacingNewlines: String {
+        split(separator: "\n").joined(separator: "; ")
+    }
+}
