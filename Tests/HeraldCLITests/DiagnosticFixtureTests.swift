@@ -17,6 +17,14 @@ import Testing
         // The reader's limits need multi-megabyte inputs; HeraldSyntaxTests builds them in memory.
         "H0110": "file larger than 4 MiB",
         "H0112": "more than 100,000 nodes",
+        // Policy test-file codes come from `herald test`, not `herald validate`: they are
+        // checked on test files in Tests/HeraldTestingTests/PolicyTestTests.swift.
+        "H0601": "policy test file, checked by HeraldTestingTests",
+        "H0602": "policy test file, checked by HeraldTestingTests",
+        "H0603": "policy test file, checked by HeraldTestingTests",
+        "H0604": "policy test file, checked by HeraldTestingTests",
+        "H0605": "policy test file, checked by HeraldTestingTests",
+        "H0606": "policy test file, checked by HeraldTestingTests",
     ]
 
     static let minimumFixtureCount = 40

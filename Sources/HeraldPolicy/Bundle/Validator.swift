@@ -28,9 +28,10 @@ public enum Validator {
                                             files: loaded.files.sorted(), diagnostics: &diagnostics)
         }
         if diagnostics.hasErrors { bundle = nil }
-        if lints, let bundle {
-            // LINTS: Lints.run(bundle)
-            _ = bundle
+        if lints, let compiled = bundle {
+            diagnostics.append(contentsOf: Lints.run(compiled))
+            // A lint error (a banned word, sensitive copy on the lock screen) makes the bundle invalid too.
+            if diagnostics.hasErrors { bundle = nil }
         }
         return ValidationResult(bundle: bundle, diagnostics: diagnostics, sources: loaded.sources)
     }

@@ -47,7 +47,7 @@ enum CopyLength {
             var current = ""
             while i < s.count, s[i] != "}" {
                 if s[i] == "," {
-                    parts.append(current.trimmingSpaces)
+                    parts.append(current.trimmedForCopyLength)
                     current = ""
                     i += 1
                     if parts.count == 2 { break }
@@ -79,7 +79,7 @@ enum CopyLength {
 }
 
 private extension String {
-    var trimmingSpaces: String {
+    var trimmedForCopyLength: String {
         var scalars = Substring(self).unicodeScalars[...]
         while let f = scalars.first, f == " " { scalars = scalars.dropFirst() }
         while let l = scalars.last, l == " " { scalars = scalars.dropLast() }
