@@ -22,7 +22,6 @@ import Testing
         "H0601": "policy test file, checked by HeraldTestingTests",
         "H0602": "policy test file, checked by HeraldTestingTests",
         "H0603": "policy test file, checked by HeraldTestingTests",
-        "H0604": "policy test file, checked by HeraldTestingTests",
         "H0605": "policy test file, checked by HeraldTestingTests",
         "H0606": "policy test file, checked by HeraldTestingTests",
     ]

@@ -1,6 +1,6 @@
 // The public surface of the expression language: environment, values, compiled expressions
 // and the compiler. The phases behind it live in HeraldSyntax (lexer, parser) and in
-// ExpressionChecker (types) and ExpressionEvaluator (closures). See docs/expressions.md.
+// ExpressionChecker (types) and ExpressionEvaluator (closures). See docs/language.md (Expressions).
 public import HeraldSyntax
 
 /// The shape of the names an expression may use: nested objects of typed fields.

@@ -14,7 +14,7 @@ extension JSONSchemaGenerator {
             ("timeOfDay", string("A local wall-clock time `HH:MM`, 24-hour (quote it: `\"19:00\"`).", pattern: timeOfDayPattern)),
             ("weekday", enumeration(weekdays, "A day of the week.")),
             ("interruption", enumeration(interruptionLevels, "How strongly a notification may interrupt.")),
-            ("expression", string("An expression (docs/expressions.md).")),
+            ("expression", string("An expression (docs/language.md (Expressions)).")),
             ("boolExpression", anyOf([ref("expression"), object([("type", .string("boolean"))])], "A bool expression, or a literal `true`/`false`.")),
             ("intExpression", anyOf([ref("expression"), object([("type", .string("integer"))])], "An int expression, or a literal int.")),
             ("template", string("A copy template: `{param}`, `{n, plural, one {# item} other {# items}}`, `{k, select, a {…} other {…}}`; `'{'` escapes a brace.")),
