@@ -66,7 +66,7 @@ public enum BundleLoader {
                 catalogDocuments = paths.compactMap { read($0, sources: &sources, order: &order, diagnostics: &diagnostics) }
             }
         }
-        if catalogPair == nil, !policyPaths.isEmpty,
+        if catalogPair == nil, !policyPaths.isEmpty, !diagnostics.hasErrors,
            !policyDocuments.contains(where: { $0.mapping?.contains { $0.key.value == "types" } ?? false }) {
             let first = policyPaths.first.flatMap { sources[$0] }
             let span = first.map { SourceSpan(at: SourceLocation(path: $0.path, line: 1, column: 1)) }

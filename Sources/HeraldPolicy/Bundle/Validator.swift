@@ -23,7 +23,10 @@ public enum Validator {
         let loaded = BundleLoader.load(directory)
         var diagnostics = loaded.diagnostics
         var bundle: PolicyBundle?
-        if !loaded.files.isEmpty {
+        // YAML errors gate the compile: a half-read file would only add follow-on noise
+        // (a rejected alias reads as a missing key, a rejected `yes` as a bad bool).
+        let yamlClean = !loaded.diagnostics.contains { $0.severity == .error && $0.code.id.hasPrefix("H01") }
+        if !loaded.files.isEmpty, yamlClean {
             bundle = BundleCompiler.compile(loaded.sections, name: loaded.directoryName, digest: loaded.digest,
                                             files: loaded.files.sorted(), diagnostics: &diagnostics)
         }

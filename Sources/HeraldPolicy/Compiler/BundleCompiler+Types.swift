@@ -204,6 +204,7 @@ extension Compilation {
             }
         }
         var bindings: [Link.Binding] = []
+        var misspelt = false
         for pair in pairs where pair.key.value != "route" {
             let param = pair.key.value
             if let route, route.paramType(param) == nil {
@@ -211,6 +212,7 @@ extension Compilation {
                 reader.diagnostics.error(.unknownRouteParam, "route `\(routeName)` has no param `\(param)`", at: pair.key.span,
                                          notes: names.isEmpty ? [.init("route `\(routeName)` takes no params", span: route.span)] : [],
                                          suggestion: Suggestions.closest(to: param, in: names))
+                misspelt = true
                 continue
             }
             guard let scalar = reader.scalar(pair.value, what: "a link param") else { continue }
@@ -225,7 +227,8 @@ extension Compilation {
                 bindings.append(Link.Binding(param: param, value: value, span: pair.key.span))
             }
         }
-        if let route {
+        // A misspelt param is reported once, as the unknown one, not again as unbound.
+        if let route, !misspelt {
             let bound = Set(pairs.map(\.key.value))
             for param in route.params where !bound.contains(param.name) {
                 reader.diagnostics.error(.unboundRouteParam, "link to route `\(routeName)` leaves its param `\(param.name)` unbound; add `\(param.name): …`",

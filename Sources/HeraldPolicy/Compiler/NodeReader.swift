@@ -30,13 +30,17 @@ struct NodeReader {
                          extraKeys: Set<String> = [], checkRequired: Bool = true) -> Fields? {
         guard let pairs = mapping(node, what: place.noun) else { return nil }
         let valid = place.keys + extraKeys.sorted()
+        var suggested: Set<String> = []
         for pair in pairs where !place.keys.contains(pair.key.value) && !extraKeys.contains(pair.key.value) {
-            diagnostics.error(.unknownKey, "unknown key `\(pair.key.value)` in \(place.noun)\(owner.map { " `\($0)`" } ?? "")",
-                              at: pair.key.span, suggestion: Suggestions.closest(to: pair.key.value, in: valid))
+            let suggestion = Suggestions.closest(to: pair.key.value, in: valid)
+            if let suggestion { suggested.insert(suggestion) }
+            diagnostics.error(.unknownKey, "unknown key `\(pair.key.value)` in \(Self.place(place, owner))",
+                              at: pair.key.span, suggestion: suggestion)
         }
         if checkRequired {
-            for key in place.required where !pairs.contains(where: { $0.key.value == key }) {
-                diagnostics.error(.missingKey, "missing required key `\(key)` in \(place.noun)\(owner.map { " `\($0)`" } ?? "")",
+            // A misspelt required key is reported once, as the unknown key.
+            for key in place.required where !pairs.contains(where: { $0.key.value == key }) && !suggested.contains(key) {
+                diagnostics.error(.missingKey, "missing required key `\(key)` in \(Self.place(place, owner))",
                                   at: ownerSpan ?? node.span)
             }
         }
@@ -148,6 +152,14 @@ struct NodeReader {
         if !Self.isFieldName(name) {
             diagnostics.error(.invalidIdentifier, "invalid \(what) name `\(name)`; use a letter or `_`, then letters, digits and `_`", at: span)
         }
+    }
+
+    /// "a type", or "type `daily`" when the entry's name is known.
+    static func place(_ place: LanguageKeys.Place, _ owner: String?) -> String {
+        guard let owner else { return place.noun }
+        var noun = Substring(place.noun)
+        if noun.hasPrefix("a ") { noun = noun.dropFirst(2) } else if noun.hasPrefix("an ") { noun = noun.dropFirst(3) }
+        return "\(noun) `\(owner)`"
     }
 
     // MARK: Parsing (pure)
