@@ -17,6 +17,10 @@ import Testing
         // The reader's limits need multi-megabyte inputs; HeraldSyntaxTests builds them in memory.
         "H0110": "file larger than 4 MiB",
         "H0112": "more than 100,000 nodes",
+        // A path that does not exist, or a file the process cannot read, cannot live in the
+        // fixture tree; HeraldPolicyTests and the CLI tests (exit 64) cover them.
+        "H0001": "the named path does not exist",
+        "H0002": "a file that cannot be read (permissions)",
         // Policy test-file codes come from `herald test`, not `herald validate`: they are
         // checked on test files in Tests/HeraldTestingTests/PolicyTestTests.swift.
         "H0601": "policy test file, checked by HeraldTestingTests",

@@ -22,7 +22,11 @@ import Testing
         let properties = try #require(try Self.schema()["properties"] as? [String: Any])
         let language = try String(contentsOfFile: TestSupport.path("docs/language.md"), encoding: .utf8)
         var sections: [String] = []
-        for line in language.split(separator: "\n") where line.hasPrefix("### ") {
+        var inSections = false
+        for line in language.split(separator: "\n") {
+            // Only the "Catalog sections" and "Policy sections" chapters name YAML sections.
+            if line.hasPrefix("## ") { inSections = line.hasSuffix("sections") }
+            guard inSections, line.hasPrefix("### ") else { continue }
             let parts = line.split(separator: "`", omittingEmptySubsequences: false)
             sections += stride(from: 1, to: parts.count, by: 2).map { String(parts[$0]) }
         }

@@ -90,6 +90,12 @@ public enum BundleLoader {
     private static func read(_ path: String, sources: inout [String: SourceFile], order: inout [String],
                              diagnostics: inout Diagnostics) -> YAMLNode? {
         guard sources[path] == nil else { return nil }
+        // Only regular files are read: a FIFO or device named `x.yaml` would block or never end.
+        let kind = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        guard kind == .typeRegular else {
+            diagnostics.error(.unreadableFile, "cannot read `\(path)`: not a regular file", at: nil)
+            return nil
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             diagnostics.error(.unreadableFile, "cannot read `\(path)`", at: nil)
             return nil

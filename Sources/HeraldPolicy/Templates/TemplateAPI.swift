@@ -1,35 +1,67 @@
-// API skeleton: the templates work replaces the bodies (owner: templates). Others only call this.
 public import HeraldSyntax
 
-/// A copy template in Herald's ICU MessageFormat subset (`{name}`, `plural`, `select`, `'{'`).
+/// A copy template in Herald's ICU MessageFormat subset, parsed once when the bundle compiles:
+///
+/// - `{name}` — a value (a declared param, or `type`, `subject`, `count`, `first` where allowed);
+/// - `{n, plural, =0 {…} one {# item} other {# items}}` — `=N`, `zero`, `one`, `two`, `few`,
+///   `many` and the required `other`; `#` is the number. Selection is English: an exact `=N`
+///   first, then `one` for 1, else `other` (`zero`, `two`, `few`, `many` are accepted for
+///   translators and chosen only through `=N`);
+/// - `{k, select, a {…} b {…} other {…}}` — on a string, enum or bool value; `other` required;
+/// - `'{'`, `'}'`, `'#'` quote a character, `''` is one apostrophe; any other `'` is literal.
+///
+/// Plural and select nest. See docs/templates.md.
 public struct MessageTemplate: Sendable, Hashable {
     /// The template's text as written.
     public let source: String
     public let span: SourceSpan
     /// Every placeholder name used (params, `type`, `subject`, `count`, `first`), in first-use order.
     public let placeholders: [String]
+    let parts: [TemplatePart]
 
     public init(source: String, span: SourceSpan, placeholders: [String]) {
         self.source = source
         self.span = span
         self.placeholders = placeholders
+        self.parts = [.text(source)]
     }
 
-    /// Parses `scalar` and checks every placeholder against `allowed` (name → type; `plural` needs an
-    /// int, `select` a string, enum or bool). Errors point at the placeholder's column.
+    init(source: String, span: SourceSpan, parts: [TemplatePart]) {
+        self.source = source
+        self.span = span
+        self.parts = parts
+        var names: [String] = []
+        TemplatePart.collect(parts, into: &names)
+        self.placeholders = names
+    }
+
+    /// Parses `scalar` and checks every placeholder against `allowed` (name → type; `plural`
+    /// needs an int, `select` a string, enum or bool). Errors point at the placeholder's column.
     public static func compile(
         _ scalar: YAMLScalar,
         span: SourceSpan,
         allowed: [String: ValueType],
         diagnostics: inout Diagnostics
     ) -> MessageTemplate? {
-        MessageTemplate(source: scalar.value, span: span, placeholders: [])
+        var parser = TemplateParser(scalar: scalar, allowed: allowed)
+        let parts = parser.parseMessage(inPlural: false, nested: false)
+        diagnostics.append(contentsOf: parser.diagnostics)
+        guard !parser.failed else { return nil }
+        return MessageTemplate(source: scalar.value, span: span, parts: parts)
     }
 
-    /// Renders with the given values (missing values render as empty text).
+    /// Renders with the given values (a missing value renders as empty text).
     public func render(_ values: [String: Value]) -> String {
-        source
+        var out = ""
+        TemplatePart.render(parts, values: values, number: nil, into: &out)
+        return out
     }
+
+    /// Whether the template is plain text (no placeholder).
+    public var isLiteral: Bool { placeholders.isEmpty }
+
+    public static func == (a: MessageTemplate, b: MessageTemplate) -> Bool { a.source == b.source && a.span == b.span }
+    public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 }
 
 /// A deep-link route template such as `demo://maintenance?filter={filter}`.
@@ -38,15 +70,30 @@ public struct RouteTemplate: Sendable, Hashable {
     public let span: SourceSpan
     /// The `{name}` placeholders, in order.
     public let params: [String]
+    /// Literal text and placeholders, alternating as written.
+    let pieces: [Piece]
+
+    enum Piece: Sendable, Hashable {
+        case text(String)
+        case param(String)
+    }
 
     public init(source: String, span: SourceSpan, params: [String]) {
         self.source = source
         self.span = span
         self.params = params
+        self.pieces = [.text(source)]
     }
 
-    /// Parses a route `url`; every placeholder must be in `declared` and every declared param must
-    /// appear. `scheme` is the catalog's app scheme (`https://` is always allowed).
+    init(source: String, span: SourceSpan, pieces: [Piece]) {
+        self.source = source
+        self.span = span
+        self.pieces = pieces
+        self.params = pieces.compactMap { if case .param(let p) = $0 { p } else { nil } }
+    }
+
+    /// Parses a route `url`; every placeholder must be in `declared` and every declared param
+    /// must appear. `scheme` is the catalog's app scheme (`https://` is always allowed).
     public static func compile(
         _ scalar: YAMLScalar,
         span: SourceSpan,
@@ -54,11 +101,86 @@ public struct RouteTemplate: Sendable, Hashable {
         scheme: String?,
         diagnostics: inout Diagnostics
     ) -> RouteTemplate? {
-        RouteTemplate(source: scalar.value, span: span, params: [])
+        let bytes = Array(scalar.value.utf8)
+        var pieces: [Piece] = []
+        var failed = false
+        var text: [UInt8] = []
+        var i = 0
+        var seen: Set<String> = []
+        let valueSpan = { (range: Range<Int>) in scalar.span(ofValueRange: range) }
+        if let scheme, !scalar.value.hasPrefix(scheme + "://"), !scalar.value.hasPrefix("https://") {
+            diagnostics.error(.routeScheme,
+                              "route url `\(scalar.value)` must start with `\(scheme)://` (the app's scheme) or `https://`",
+                              at: valueSpan(0..<min(bytes.count, max(1, bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count))))
+            failed = true
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "}") {
+                diagnostics.error(.templateSyntax, "unmatched `}` in route url", at: valueSpan(i..<(i + 1)))
+                return nil
+            }
+            guard b == UInt8(ascii: "{") else { text.append(b); i += 1; continue }
+            guard let close = bytes[(i + 1)...].firstIndex(of: UInt8(ascii: "}")) else {
+                diagnostics.error(.templateSyntax, "unclosed `{` in route url", at: valueSpan(i..<(i + 1)))
+                return nil
+            }
+            let name = String(decoding: bytes[(i + 1)..<close], as: UTF8.self)
+            if !text.isEmpty { pieces.append(.text(String(decoding: text, as: UTF8.self))); text = [] }
+            if name.isEmpty || !name.unicodeScalars.allSatisfy(TemplateParser.isNameScalar) {
+                diagnostics.error(.templateSyntax, "`{\(name)}` is not a param placeholder; write `{name}`", at: valueSpan(i..<(close + 1)))
+                failed = true
+            } else if declared[name] == nil {
+                diagnostics.error(.routeUndeclaredParam,
+                                  "route url uses `{\(name)}` but the route declares no param `\(name)`",
+                                  at: valueSpan((i + 1)..<close),
+                                  suggestion: Suggestions.closest(to: name, in: declared.keys.sorted()))
+                failed = true
+            } else {
+                seen.insert(name)
+            }
+            pieces.append(.param(name))
+            i = close + 1
+        }
+        if !text.isEmpty { pieces.append(.text(String(decoding: text, as: UTF8.self))) }
+        for name in declared.keys.sorted() where !seen.contains(name) {
+            diagnostics.error(.routeUnusedParam,
+                              "route declares param `\(name)` but its url never uses `{\(name)}`",
+                              at: span)
+            failed = true
+        }
+        return failed ? nil : RouteTemplate(source: scalar.value, span: span, pieces: pieces)
     }
 
-    /// Renders with percent-encoded values.
+    /// Renders with percent-encoded values (RFC 3986: unreserved characters stay, every other
+    /// byte of the value's UTF-8 becomes `%XX`). A missing value renders as empty text.
     public func render(_ values: [String: String]) -> String {
-        source
+        var out = ""
+        for piece in pieces {
+            switch piece {
+            case .text(let t): out += t
+            case .param(let name): out += RouteTemplate.percentEncode(values[name] ?? "")
+            }
+        }
+        return out
+    }
+
+    public static func percentEncode(_ value: String) -> String {
+        let hex: [Character] = Array("0123456789ABCDEF")
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out.append("%")
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return out
     }
 }

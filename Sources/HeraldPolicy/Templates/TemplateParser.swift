@@ -1,0 +1,315 @@
+import HeraldSyntax
+
+/// A parsed piece of a copy template.
+indirect enum TemplatePart: Sendable, Hashable {
+    case text(String)
+    /// `{name}`
+    case value(String)
+    /// `#` inside a plural branch: the number.
+    case number
+    case plural(name: String, branches: [Branch])
+    case select(name: String, branches: [Branch])
+
+    struct Branch: Sendable, Hashable {
+        var selector: String
+        var parts: [TemplatePart]
+    }
+
+    static func collect(_ parts: [TemplatePart], into names: inout [String]) {
+        for part in parts {
+            switch part {
+            case .text, .number: break
+            case .value(let n):
+                if !names.contains(n) { names.append(n) }
+            case .plural(let n, let branches), .select(let n, let branches):
+                if !names.contains(n) { names.append(n) }
+                for b in branches { collect(b.parts, into: &names) }
+            }
+        }
+    }
+
+    static func render(_ parts: [TemplatePart], values: [String: Value], number: Int?, into out: inout String) {
+        for part in parts {
+            switch part {
+            case .text(let t): out += t
+            case .number: if let number { out += String(number) }
+            case .value(let name): out += text(of: values[name])
+            case .plural(let name, let branches):
+                guard case .int(let n)? = values[name] else {
+                    if let other = branches.first(where: { $0.selector == "other" }) { render(other.parts, values: values, number: nil, into: &out) }
+                    continue
+                }
+                let exact = "=\(n)"
+                let chosen = branches.first { $0.selector == exact }
+                    ?? (n == 1 ? branches.first { $0.selector == "one" } : nil)
+                    ?? branches.first { $0.selector == "other" }
+                if let chosen { render(chosen.parts, values: values, number: n, into: &out) }
+            case .select(let name, let branches):
+                let key = text(of: values[name])
+                let chosen = branches.first { $0.selector == key && $0.selector != "other" } ?? branches.first { $0.selector == "other" }
+                if let chosen { render(chosen.parts, values: values, number: number, into: &out) }
+            }
+        }
+    }
+
+    /// How a value reads in copy.
+    static func text(of value: Value?) -> String {
+        guard let value else { return "" }
+        switch value {
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .string(let s): return s
+        case .duration(let s): return String(s) + "s"
+        case .instant(let t): return CalendarText.instant(t)
+        case .time(let s): return CalendarText.pad(s / 3600) + ":" + CalendarText.pad(s % 3600 / 60)
+        case .date(let d): return CalendarText.date(d)
+        case .weekday(let w): return ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][max(0, min(6, w - 1))]
+        case .list(let items): return items.map { text(of: $0) }.joined(separator: ", ")
+        case .null: return ""
+        }
+    }
+}
+
+/// ISO 8601 text for instants and dates, without Foundation (the engine's zone-aware
+/// rendering lives in HeraldEngine; copy shows UTC unless a param is pre-formatted).
+enum CalendarText {
+    static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
+
+    static func civil(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    static func date(_ days: Int) -> String {
+        let (y, m, d) = civil(days)
+        return "\(y)-\(pad(m))-\(pad(d))"
+    }
+
+    static func instant(_ t: Int) -> String {
+        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
+        let s = t - days * 86_400
+        return date(days) + "T" + pad(s / 3600) + ":" + pad(s % 3600 / 60) + ":" + pad(s % 60) + "Z"
+    }
+}
+
+/// A recursive-descent parser over the scalar's UTF-8. Nesting is bounded by the scalar's
+/// length (each level consumes at least `{`), and YAML scalars are bounded by the reader.
+struct TemplateParser {
+    let scalar: YAMLScalar
+    let bytes: [UInt8]
+    let allowed: [String: ValueType]
+    var i = 0
+    var diagnostics = Diagnostics()
+    var failed = false
+    var depth = 0
+    static let maxDepth = 16
+    static let pluralKeywords: Set<String> = ["zero", "one", "two", "few", "many", "other"]
+
+    init(scalar: YAMLScalar, allowed: [String: ValueType]) {
+        self.scalar = scalar
+        self.bytes = Array(scalar.value.utf8)
+        self.allowed = allowed
+    }
+
+    static func isNameScalar(_ s: Unicode.Scalar) -> Bool {
+        s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-" || s == "."
+    }
+
+    func span(_ range: Range<Int>) -> SourceSpan { scalar.span(ofValueRange: range) }
+
+    mutating func fail(_ code: DiagnosticCode, _ message: String, _ range: Range<Int>, suggestion: String? = nil) {
+        diagnostics.error(code, message, at: span(range), suggestion: suggestion)
+        failed = true
+    }
+
+    /// Stops parsing after a syntax error: one clear message beats a cascade.
+    mutating func abort(_ message: String, _ range: Range<Int>) {
+        fail(.templateSyntax, message, range)
+        i = bytes.count
+    }
+
+    mutating func parseMessage(inPlural: Bool, nested: Bool) -> [TemplatePart] {
+        var parts: [TemplatePart] = []
+        var text: [UInt8] = []
+        func flush() {
+            if !text.isEmpty { parts.append(.text(String(decoding: text, as: UTF8.self))); text = [] }
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case UInt8(ascii: "}"):
+                if nested { flush(); return parts }
+                abort("unmatched `}`; write `'}'` for a literal brace", i..<(i + 1))
+            case UInt8(ascii: "'"):
+                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "'") {
+                    text.append(b); i += 2
+                } else if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "{") || bytes[i + 1] == UInt8(ascii: "}") || (inPlural && bytes[i + 1] == UInt8(ascii: "#")) {
+                    i += 1
+                    while i < bytes.count {
+                        if bytes[i] == UInt8(ascii: "'") {
+                            if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "'") { text.append(b); i += 2; continue }
+                            i += 1
+                            break
+                        }
+                        text.append(bytes[i]); i += 1
+                    }
+                } else {
+                    text.append(b); i += 1
+                }
+            case UInt8(ascii: "#") where inPlural:
+                flush(); parts.append(.number); i += 1
+            case UInt8(ascii: "{"):
+                flush()
+                if let part = parseArgument(inPlural: inPlural) { parts.append(part) }
+            default:
+                text.append(b); i += 1
+            }
+        }
+        flush()
+        return parts
+    }
+
+    mutating func skipSpaces() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x09 || bytes[i] == 0x0D { i += 1 }
+    }
+
+    mutating func readWord() -> Range<Int> {
+        let start = i
+        while i < bytes.count {
+            let b = bytes[i]
+            let isWord = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: "=") || b >= 0x80
+            guard isWord else { break }
+            i += 1
+        }
+        return start..<i
+    }
+
+    func word(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
+
+    /// At `{`: `{name}` or `{name, plural|select, selector {message} … }`.
+    mutating func parseArgument(inPlural: Bool) -> TemplatePart? {
+        let open = i
+        i += 1
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maxDepth else {
+            abort("placeholders nest deeper than \(Self.maxDepth) levels", open..<(open + 1))
+            return nil
+        }
+        skipSpaces()
+        let nameRange = readWord()
+        let name = word(nameRange)
+        skipSpaces()
+        guard !name.isEmpty else {
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+                abort("empty placeholder `{}`; name a param, or write `'{}'` for literal braces", open..<(i + 1))
+            } else {
+                abort("expected a param name after `{`", open..<min(bytes.count, open + 1))
+            }
+            return nil
+        }
+        guard i < bytes.count else {
+            abort("unclosed `{` of placeholder `\(name)`; add `}`", open..<(open + 1))
+            return nil
+        }
+        let type = allowed[name]
+        if bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            checkKnown(name, nameRange)
+            return .value(name)
+        }
+        guard bytes[i] == UInt8(ascii: ",") else {
+            abort("expected `}` or `,` after placeholder `\(name)`", i..<(i + 1))
+            return nil
+        }
+        i += 1
+        skipSpaces()
+        let kindRange = readWord()
+        let kind = word(kindRange)
+        guard kind == "plural" || kind == "select" else {
+            fail(.templateUnsupportedArgument,
+                 kind.isEmpty ? "expected `plural` or `select` after `\(name),`" : "`{\(name), \(kind)}` is not supported; Herald copy knows `plural` and `select` (format numbers and dates before passing them as params)",
+                 kind.isEmpty ? (i..<min(bytes.count, i + 1)) : kindRange)
+            i = bytes.count
+            return nil
+        }
+        let isPlural = kind == "plural"
+        checkKnown(name, nameRange)
+        if let type {
+            switch (isPlural, type.unwrapped) {
+            case (true, .int): break
+            case (false, .string), (false, .enumeration), (false, .bool): break
+            default:
+                fail(.templateArgumentType,
+                     isPlural ? "`plural` needs an int, but `\(name)` is \(type)" : "`select` needs a string, enum or bool, but `\(name)` is \(type)",
+                     nameRange)
+            }
+        }
+        skipSpaces()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else {
+            abort("expected `,` and the branches after `\(name), \(kind)`", i..<min(bytes.count, i + 1))
+            return nil
+        }
+        i += 1
+        var branches: [TemplatePart.Branch] = []
+        var seen: Set<String> = []
+        while true {
+            skipSpaces()
+            guard i < bytes.count else {
+                abort("unclosed `{` of `\(name), \(kind)`; add `}`", open..<(open + 1))
+                return nil
+            }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; break }
+            let selectorRange = readWord()
+            let selector = word(selectorRange)
+            guard !selector.isEmpty else {
+                abort("expected a selector (such as `one`, `other`) in `\(name), \(kind)`", i..<(i + 1))
+                return nil
+            }
+            if isPlural {
+                let exact = selector.hasPrefix("=") && selector.count > 1 && selector.dropFirst().allSatisfy(\.isNumber)
+                if !exact && !Self.pluralKeywords.contains(selector) {
+                    fail(.templateBadSelector, "`\(selector)` is not a plural selector; use `=N`, `zero`, `one`, `two`, `few`, `many` or `other`",
+                         selectorRange, suggestion: Suggestions.closest(to: selector, in: Self.pluralKeywords.sorted()))
+                }
+            }
+            if seen.contains(selector) {
+                fail(.templateBadSelector, "selector `\(selector)` appears twice in `\(name), \(kind)`", selectorRange)
+            }
+            seen.insert(selector)
+            skipSpaces()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
+                abort("expected `{` after selector `\(selector)`", selectorRange)
+                return nil
+            }
+            let branchOpen = i
+            i += 1
+            let parts = parseMessage(inPlural: isPlural || inPlural, nested: true)
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "}") else {
+                if !failed { abort("unclosed `{` of branch `\(selector)`; add `}`", branchOpen..<(branchOpen + 1)) }
+                return nil
+            }
+            i += 1
+            branches.append(.init(selector: selector, parts: parts))
+        }
+        if !seen.contains("other") {
+            fail(.templateMissingOther, "`{\(name), \(kind), …}` has no `other` branch; add `other {…}`", open..<i)
+        }
+        return isPlural ? .plural(name: name, branches: branches) : .select(name: name, branches: branches)
+    }
+
+    mutating func checkKnown(_ name: String, _ range: Range<Int>) {
+        guard allowed[name] == nil else { return }
+        fail(.templateUnknownPlaceholder,
+             "`{\(name)}` is not a declared param; declare it in `params` or fix the name",
+             range, suggestion: Suggestions.closest(to: name, in: allowed.keys.sorted()))
+    }
+}
