@@ -107,8 +107,10 @@ public enum BundleLoader {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
             .filter { name in
+                // Sub-directories (even one named `x.yaml`) are not read; a dangling link is
+                // kept so that reading it reports H0002.
                 var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: join(directory, name), isDirectory: &isDirectory) && !isDirectory.boolValue
+                return !(FileManager.default.fileExists(atPath: join(directory, name), isDirectory: &isDirectory) && isDirectory.boolValue)
             }
             .sorted()
             .map { join(directory, $0) }
