@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import HeraldSyntax
 @testable import HeraldPolicy
@@ -66,6 +67,32 @@ import HeraldSyntax
         for (_, place) in LanguageKeys.places {
             #expect(Set(place.required).isSubset(of: Set(place.keys)))
             #expect(Set(place.keys).count == place.keys.count)
+        }
+    }
+}
+
+/// docs/language.md and docs/diagnostics/*.md follow the compiler's tables.
+@Suite struct CompilerDocsTests {
+    static func read(_ path: String) -> String {
+        (try? String(contentsOfFile: CompilerTestSupport.repoRoot + "/" + path, encoding: .utf8)) ?? ""
+    }
+
+    @Test func languageDocNamesEveryKey() {
+        let doc = Self.read("docs/language.md")
+        for (name, place) in LanguageKeys.places {
+            for key in place.keys {
+                #expect(doc.contains("`\(key)`") || doc.contains("\(key):"), "docs/language.md does not mention `\(key)` (\(name))")
+            }
+        }
+        for reason in Reason.builtIn.map(\.code) + Reason.scheduleReasons {
+            #expect(doc.contains("`\(reason)`"), "built-in reason \(reason)")
+        }
+    }
+
+    @Test func everyOwnedCodeIsDocumented() {
+        let docs = ["bundle", "structure", "reference"].map { Self.read("docs/diagnostics/\($0).md") }.joined()
+        for code in DiagnosticCode.all where code.id.hasPrefix("H00") || code.id.hasPrefix("H02") || code.id.hasPrefix("H040") || code.id.hasPrefix("H041") {
+            #expect(docs.contains("### \(code.id) \(code.name)\n"), "no docs for \(code.id)")
         }
     }
 }

@@ -56,7 +56,7 @@ public enum BundleLoader {
             let catalogDirectory = normalize(join(base, scalar.value))
             var catalogIsDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: catalogDirectory, isDirectory: &catalogIsDirectory) || !catalogIsDirectory.boolValue {
-                diagnostics.error(.catalogNotFound, "catalog directory `\(scalar.value)` not found (looked for `\(catalogDirectory)`)",
+                diagnostics.error(.catalogNotFound, "catalog directory `\(scalar.value)` not found",
                                   at: catalogPair.value.span)
             } else if catalogDirectory != base {
                 let paths = yamlFiles(in: catalogDirectory)
