@@ -60,7 +60,7 @@ import HeraldSyntax
                 }
             }
             let text = lines.joined(separator: "\n")
-            FileManager.default.createFile(atPath: dir + "/bundle.yaml", contents: Data(text.utf8))
+            _ = FileManager.default.createFile(atPath: dir + "/bundle.yaml", contents: Data(text.utf8))
             let result = Validator.validate(dir)
             #expect(result.bundle == nil || !result.diagnostics.hasErrors)
             for d in result.diagnostics where d.severity == .error {
