@@ -56,7 +56,7 @@ public enum BundleLoader {
             let catalogDirectory = normalize(join(base, scalar.value))
             var catalogIsDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: catalogDirectory, isDirectory: &catalogIsDirectory) || !catalogIsDirectory.boolValue {
-                diagnostics.error(.catalogNotFound, "catalog directory `\(scalar.value)` not found (looked for `\(catalogDirectory)`)",
+                diagnostics.error(.catalogNotFound, "catalog directory `\(scalar.value)` not found",
                                   at: catalogPair.value.span)
             } else if catalogDirectory != base {
                 let paths = yamlFiles(in: catalogDirectory)
@@ -113,8 +113,10 @@ public enum BundleLoader {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
             .filter { name in
+                // Sub-directories (even one named `x.yaml`) are not read; a dangling link is
+                // kept so that reading it reports H0002.
                 var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: join(directory, name), isDirectory: &isDirectory) && !isDirectory.boolValue
+                return !(FileManager.default.fileExists(atPath: join(directory, name), isDirectory: &isDirectory) && isDirectory.boolValue)
             }
             .sorted()
             .map { join(directory, $0) }

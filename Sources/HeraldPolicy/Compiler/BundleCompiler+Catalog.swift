@@ -77,7 +77,9 @@ extension Compilation {
     mutating func schemaType(_ text: String, at span: SourceSpan) -> ValueType? {
         if let type = SchemaTypeParser.parse(text) { return type }
         let head = String(text.prefix { $0.isLetter })
-        let suggestion = Suggestions.closest(to: text, in: LanguageKeys.schemaTypes)
+        let aliases = ["integer": "int", "number": "int", "boolean": "bool", "str": "string", "text": "string",
+                       "timestamp": "instant", "datetime": "instant", "date-time": "instant", "array": "list", "day": "weekday"]
+        let suggestion = aliases[text.lowercased()] ?? Suggestions.closest(to: text, in: LanguageKeys.schemaTypes)
             ?? (head != text ? Suggestions.closest(to: head, in: LanguageKeys.schemaTypes) : nil)
         reader.diagnostics.error(.invalidSchemaType,
                                  "unknown type `\(text)`; expected bool, int, string, duration, instant, time, date, weekday, enum(a, b), list<T> or T?",

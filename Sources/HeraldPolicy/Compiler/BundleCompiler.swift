@@ -75,7 +75,7 @@ struct Compilation {
         let name = sections.singles["name"].flatMap { reader.string($0.value, what: "`name`") } ?? defaultName
         let description = sections.singles["description"].flatMap { reader.string($0.value, what: "`description`") }
         if let catalog = sections.singles["catalog"] { _ = reader.scalar(catalog.value, what: "`catalog`") }
-        if app == nil, let typesKey = sections.sectionKeys["types"] {
+        if sections.sectionKeys["app"] == nil, let typesKey = sections.sectionKeys["types"] {
             reader.diagnostics.error(.missingKey, "missing required section `app` in a bundle that declares types", at: typesKey.span)
         }
         return PolicyBundle(
