@@ -144,7 +144,7 @@ private struct EventReader {
             if problems >= limits.maxProblems {
                 diagnostics.append(Diagnostic(
                     .yamlTooManyProblems,
-                    "stopped reading `\(file.path)` after \(problems) problems",
+                    "stopped reading this file after \(problems) problems",
                     at: span, severity: .note))
                 stopped = true
             }
