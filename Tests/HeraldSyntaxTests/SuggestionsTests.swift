@@ -23,3 +23,14 @@ import Testing
         #expect(file.offset(line: 2, column: 3) == 5)
     }
 }
+
+@Suite("Suggestions: transpositions")
+struct SuggestionTranspositionTests {
+    @Test func swappedNeighboursAreOneEdit() {
+        #expect(Suggestions.editDistance("nmae", "name") == 1)
+        #expect(Suggestions.editDistance("puhs", "push") == 1)
+        #expect(Suggestions.closest(to: "puhs", in: ["push", "email", "local"]) == "push")
+        #expect(Suggestions.editDistance("abc", "abc") == 0)
+        #expect(Suggestions.editDistance("ca", "abc") == 3)
+    }
+}

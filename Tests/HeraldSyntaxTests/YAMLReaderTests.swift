@@ -50,6 +50,16 @@ struct YAMLReaderTests {
         #expect(plain.location(ofValueOffset: 6).column == 10)
     }
 
+    @Test func columnsCountCharactersAfterNonASCII() throws {
+        let plain = try #require(read("w: Café ☕ state.x\n").root?["w"]?.scalar)
+        let offset = Array(plain.value.utf8).firstIndex(of: UInt8(ascii: "s"))!
+        // `w: ` is 3 columns, `Café ☕ ` 7 more: `state` is at column 11.
+        #expect(plain.location(ofValueOffset: offset).column == 11)
+        let quoted = try #require(read("w: \"🎉 {nmae}\"\n").root?["w"]?.scalar)
+        let brace = Array(quoted.value.utf8).firstIndex(of: UInt8(ascii: "{"))!
+        #expect(quoted.location(ofValueOffset: brace).column == 7)
+    }
+
     @Test func blockScalarAnchorsAtContent() throws {
         let r = read("body: |\n  hello\n  world\n")
         let s = try #require(r.root?["body"]?.scalar)

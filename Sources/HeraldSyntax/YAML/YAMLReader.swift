@@ -144,7 +144,7 @@ private struct EventReader {
             if problems >= limits.maxProblems {
                 diagnostics.append(Diagnostic(
                     .yamlTooManyProblems,
-                    "stopped reading `\(file.path)` after \(problems) problems",
+                    "stopped reading this file after \(problems) problems",
                     at: span, severity: .note))
                 stopped = true
             }
@@ -538,7 +538,19 @@ private struct EventReader {
         let bytes = file.bytes
         switch style {
         case .plain:
-            return ScalarPositions(start: file.location(ofOffset: startOffset))
+            // One anchor per non-ASCII character, so columns (which count characters) stay
+            // exact after `é` or an emoji; ASCII runs need none.
+            var anchors = [ScalarPositions.Anchor(valueOffset: 0, location: file.location(ofOffset: startOffset))]
+            var src = startOffset
+            let end = min(endOffset, bytes.count)
+            while src < end, bytes[src] != 0x0A, bytes[src] != 0x0D {
+                let width = utf8Width(bytes[src])
+                src += width
+                if width > 1 {
+                    anchors.append(.init(valueOffset: src - startOffset, location: file.location(ofOffset: min(src, bytes.count))))
+                }
+            }
+            return ScalarPositions(anchors: anchors)
         case .literal, .folded:
             // The header (`|`, `>-`) ends its line; content starts after the next line's indentation.
             var i = startOffset
@@ -581,11 +593,26 @@ private struct EventReader {
                     anchors.append(.init(valueOffset: val, location: file.location(ofOffset: min(src, bytes.count))))
                     continue
                 }
-                // One source byte is one value byte (UTF-8 passes through unchanged).
-                src += 1
-                val += 1
+                // One source byte is one value byte (UTF-8 passes through unchanged); after a
+                // multi-byte character a new anchor keeps columns counting characters.
+                let width = utf8Width(b)
+                src += width
+                val += width
+                if width > 1 {
+                    anchors.append(.init(valueOffset: val, location: file.location(ofOffset: min(src, bytes.count))))
+                }
             }
             return ScalarPositions(anchors: anchors)
+        }
+    }
+
+    /// Bytes in the UTF-8 sequence a lead byte starts (1 for ASCII and stray continuation bytes).
+    func utf8Width(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xC0...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF7: 4
+        default: 1
         }
     }
 
