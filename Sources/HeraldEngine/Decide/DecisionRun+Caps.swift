@@ -1,0 +1,244 @@
+import HeraldPolicy
+import HeraldSyntax
+
+extension DecisionRun {
+    // MARK: 8. Caps
+
+    /// Checks every applicable cap in order at `deliverAt`. A `defer` cap moves the
+    /// notification to the earliest instant with capacity (then quiet hours apply again and
+    /// every cap is checked anew); the first other verdict wins.
+    mutating func checkCaps() -> Verdict? {
+        if table.caps.isEmpty {
+            step(.caps, .skip)
+            return nil
+        }
+        var deferred = false
+        var rounds = 0
+        round: while rounds < 64 {
+            rounds += 1
+            for cap in table.caps {
+                guard let scopes = scopes(of: cap), let over = isOver(cap, scopes: scopes, at: deliverAt) else { continue }
+                guard over.over else { continue }
+                switch cap.over {
+                case .suppress:
+                    return Verdict(reason: cap.per == nil ? "cooldown" : "rate_limited", rule: cap.id, source: cap.span,
+                                   cap: cap.id, detail: over.detail)
+                case .defer:
+                    guard let next = nextFree(cap, scopes: scopes, from: deliverAt), next > deliverAt else {
+                        return Verdict(reason: cap.per == nil ? "cooldown" : "rate_limited", rule: cap.id, source: cap.span,
+                                       cap: cap.id, detail: over.detail + "; no later instant has room")
+                    }
+                    capNotes.append("`\(cap.id)` deferred \(localClock(deliverAt)) → \(localClock(next))")
+                    deliverAt = next
+                    scheduleReason = "burst_spacing"
+                    timingRule = Decision.Rule(id: cap.id, source: cap.span.citation)
+                    deferred = true
+                    if let verdict = applyQuietHours() {
+                        return verdict
+                    }
+                    continue round
+                case .batch(let groupName):
+                    guard let group = engine.bundle.batching[groupName] else { continue }
+                    batch = batchSlot(group, at: deliverAt, forced: true)
+                    return Verdict(reason: "batched", rule: cap.id, source: cap.span, cap: cap.id,
+                                   detail: over.detail + "; batched into `\(groupName)`")
+                case .digest(let name):
+                    guard let digest = engine.bundle.digests[name] else { continue }
+                    batch = digestSlot(digest, at: deliverAt)
+                    return Verdict(reason: "batched", rule: cap.id, source: cap.span, cap: cap.id,
+                                   detail: over.detail + "; held for digest `\(name)`")
+                }
+            }
+            break
+        }
+        if let verdict = checkExpiry(.caps) { return verdict }
+        var detail = "\(table.caps.count) cap(s) have room"
+        if deferred { detail = capNotes.joined(separator: "; ") }
+        step(.caps, .pass, rule: deferred ? timingRule?.id : nil, source: nil, detail: detail)
+        if deferred, let source = timingRule?.source { trace[trace.count - 1].source = source }
+        return nil
+    }
+
+    /// The ledger scopes a cap counts for this notification, or nil when it does not apply.
+    func scopes(of cap: Cap) -> [LedgerScope]? {
+        switch cap.scope {
+        case .global:
+            if cap.match.isEmpty || cap.owner != nil { return [.global] }
+            return cap.match.map { name in
+                if engine.bundle.types.contains(name) { return .type(name) }
+                if engine.bundle.categories.contains(name) { return .category(name) }
+                return .channel(name)
+            }
+        case .type:
+            return [.type(cap.owner ?? type.id)]
+        case .category:
+            return [.category(type.category)]
+        case .channel:
+            guard let channel else { return nil }
+            if cap.owner == nil, !cap.match.isEmpty, !cap.match.contains(channel.name) { return nil }
+            return [.channel(channel.name)]
+        case .subject:
+            guard let subject = context.subject else { return nil }
+            if let owner = cap.owner { return [.typeSubject(type: owner, subject: subject)] }
+            return [.subject(subject)]
+        }
+    }
+
+    /// The ledger a cap counts with: the request's, or one over the cap's own `counts:`.
+    func ledger(for cap: Cap) -> LedgerIndex {
+        let statuses = Set(cap.counts.compactMap { HistoryEntry.Status(rawValue: $0.rawValue) })
+        if statuses == context.ledger.counting { return context.ledger }
+        return LedgerIndex(request.history, counting: statuses, categories: engine.categoryOfType)
+    }
+
+    func limit(of cap: Cap) -> Int? {
+        switch cap.max {
+        case .fixed(let n)?: return n
+        case .expression(let e)?:
+            if case .int(let n) = e.evaluate(context) { return n }
+            return nil
+        case nil: return nil
+        }
+    }
+
+    /// Whether one more notification at `t` would break the cap, with a note; nil when the
+    /// cap does not bind (no limit: an absent `prefs.maxPerDay`).
+    func isOver(_ cap: Cap, scopes: [LedgerScope], at t: Int) -> (over: Bool, detail: String)? {
+        let index = ledger(for: cap)
+        if let cooldown = cap.cooldown {
+            for scope in scopes {
+                if let last = index.last(scope, before: t + 1), t - last < cooldown {
+                    return (true, "last in \(scope) at \(localClock(last)), cooldown \(Self.duration(cooldown))")
+                }
+                if let next = index.first(scope, atOrAfter: t), next - t < cooldown {
+                    return (true, "next in \(scope) at \(localClock(next)), cooldown \(Self.duration(cooldown))")
+                }
+            }
+            if cap.per == nil { return (false, "") }
+        }
+        guard let per = cap.per, let max = limit(of: cap) else { return nil }
+        let range = countRange(per, at: t)
+        let count = scopes.reduce(0) { $0 + index.count($1, in: range) }
+        return (count >= max, "\(count) of \(max) per \(Self.describe(per)) used")
+    }
+
+    /// The instants counted against one more notification at `t`. A rolling window counts
+    /// `(t - d, t + d)`: every `d`-long window holding `t` lies inside it, so no window can
+    /// exceed the cap once scheduled items are fed back.
+    func countRange(_ per: CapWindow, at t: Int) -> Range<Int> {
+        switch per {
+        case .day: zone.window(.day, containing: t)
+        case .week: zone.window(.week, containing: t)
+        case .calendarWeek: zone.window(.calendarWeek, containing: t)
+        case .month: zone.window(.month, containing: t)
+        case .lifetime: Int.min ..< Int.max
+        case .duration(let d): (t - d + 1) ..< (t + d)
+        }
+    }
+
+    /// The earliest instant after `t` at which the cap has room, or nil (lifetime caps).
+    func nextFree(_ cap: Cap, scopes: [LedgerScope], from t: Int) -> Int? {
+        let index = ledger(for: cap)
+        var candidate = t
+        for _ in 0 ..< 512 {
+            guard let verdict = isOver(cap, scopes: scopes, at: candidate), verdict.over else { return candidate }
+            var next: Int?
+            if let cooldown = cap.cooldown {
+                for scope in scopes {
+                    if let last = index.last(scope, before: candidate + 1), candidate - last < cooldown {
+                        next = Swift.max(next ?? Int.min, last + cooldown)
+                    }
+                    if let after = index.first(scope, atOrAfter: candidate), after - candidate < cooldown {
+                        next = Swift.max(next ?? Int.min, after + cooldown)
+                    }
+                }
+            }
+            if next == nil, let per = cap.per {
+                switch per {
+                case .lifetime: return nil
+                case .duration(let d):
+                    // The window empties as entries leave it: the earliest `x + d > candidate`
+                    // over the entries `x` in `(candidate - d, candidate + d)`.
+                    var best: Int?
+                    for scope in scopes {
+                        var x = index.first(scope, atOrAfter: candidate - d + 1)
+                        while let e = x, e < candidate + d {
+                            if e + d > candidate { best = Swift.min(best ?? Int.max, e + d) ; break }
+                            x = index.first(scope, atOrAfter: e + 1)
+                        }
+                    }
+                    next = best
+                default:
+                    next = countRange(per, at: candidate).upperBound
+                }
+            }
+            guard let n = next, n > candidate else { return nil }
+            candidate = n
+        }
+        return nil
+    }
+
+    static func describe(_ per: CapWindow) -> String {
+        switch per {
+        case .day: "day"
+        case .week: "week"
+        case .calendarWeek: "calendar week"
+        case .month: "month"
+        case .lifetime: "lifetime"
+        case .duration(let d): duration(d)
+        }
+    }
+
+    // MARK: 9. Batching
+
+    mutating func checkBatching() -> Verdict? {
+        guard let group = table.batchGroup else {
+            step(.batching, .skip)
+            return nil
+        }
+        if let slot = batchSlot(group, at: deliverAt, forced: false) {
+            batch = slot
+            return Verdict(reason: "batched", rule: "batching.\(group.name)", source: group.span,
+                           detail: "joins `\(slot.key)`, flushes at \(localClock(slot.flushAt))")
+        }
+        step(.batching, .pass, rule: "batching.\(group.name)", source: group.span,
+             detail: "no other member of `\(group.name)` within \(Self.duration(group.window))")
+        return nil
+    }
+
+    /// The batch a member at `t` belongs to: an open batch of the group in the history whose
+    /// window holds `t`; else (not forced) a new batch with a member scheduled within the
+    /// window; else (forced by a cap) a new batch starting at `t`.
+    func batchSlot(_ group: BatchGroup, at t: Int, forced: Bool) -> Decision.Batch? {
+        let prefix = "\(group.name):\(request.userID):"
+        var best: Int?
+        for entry in request.history where entry.status != .cancelled {
+            guard let key = entry.batchKey, key.hasPrefix(prefix),
+                  let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))),
+                  start <= t, t < start + group.window
+            else { continue }
+            best = Swift.min(best ?? Int.max, start)
+        }
+        if let start = best {
+            return Decision.Batch(group: group.name, key: prefix + ContractTime.format(start), flushAt: start + group.window)
+        }
+        if !forced {
+            var first: Int?
+            for entry in request.history where entry.status == .scheduled && entry.batchKey == nil
+                && group.members.contains(entry.type) && abs(entry.deliverAt - t) < group.window {
+                first = Swift.min(first ?? Int.max, entry.deliverAt)
+            }
+            guard let other = first else { return nil }
+            let start = Swift.min(other, t)
+            return Decision.Batch(group: group.name, key: prefix + ContractTime.format(start), flushAt: start + group.window)
+        }
+        return Decision.Batch(group: group.name, key: prefix + ContractTime.format(t), flushAt: t + group.window)
+    }
+
+    /// A digest's slot: its next local time at or after `t`, keyed by that local date.
+    func digestSlot(_ digest: Digest, at t: Int) -> Decision.Batch {
+        let flush = zone.nextOccurrence(of: digest.at / 60, atOrAfter: t)
+        let date = CivilDate(days: zone.localDate(of: flush))
+        return Decision.Batch(group: digest.name, key: "\(digest.name):\(request.userID):\(date)", flushAt: flush)
+    }
+}

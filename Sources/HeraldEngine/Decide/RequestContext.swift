@@ -1,0 +1,290 @@
+import HeraldPolicy
+import HeraldSyntax
+
+/// The user's effective preferences: the request's, with the policy's `defaults` filling
+/// what it leaves out.
+struct EffectivePreferences {
+    var zone: Zone
+    var pausedAll: Bool
+    /// Seconds since local midnight.
+    var reminderTime: Int
+    /// nil: none.
+    var quietHours: QuietHoursWindow?
+    var trainingDays: [Int]
+    var maxPerDay: Int?
+    var muted: [String]
+    var input: PreferencesInput
+}
+
+/// What expressions read for one request: state and user values converted by the declared
+/// schema, the type's params, preferences, the trigger and the ledger (`sent`).
+struct RequestContext: EvaluationContext {
+    let engine: Engine
+    let table: TypeTable
+    let request: DecisionRequest
+    let now: Int
+    let prefs: EffectivePreferences
+    /// Indexed like `engine.fields`; nil: absent.
+    var fieldValues: [Value?]
+    /// Indexed like `table.type.params`; nil: absent.
+    var paramValues: [Value?]
+    let ledger: LedgerIndex
+    /// The subject (type's `subject` template, else the request's).
+    var subject: String?
+
+    func value(at path: [String]) -> Value? {
+        guard let root = path.first else { return nil }
+        switch root {
+        case "state", "user":
+            guard let slot = engine.fieldSlots[path] else { return nil }
+            return fieldValues[slot]
+        case "params":
+            guard path.count == 2, let slot = table.paramSlots[path[1]] else { return nil }
+            return paramValues[slot]
+        case "now":
+            return .instant(now)
+        case "subject":
+            return subject.map(Value.string)
+        case "trigger":
+            return path.count == 2 && path[1] == "at" ? .instant(request.at) : nil
+        case "local":
+            guard path.count == 2 else { return nil }
+            let local = prefs.zone.localDateTime(of: request.at)
+            switch path[1] {
+            case "date": return .date(local.date)
+            case "weekday": return .weekday(local.weekday)
+            case "time": return .time(local.secondOfDay)
+            default: return nil
+            }
+        case "prefs":
+            return preference(path)
+        default:
+            return nil
+        }
+    }
+
+    private func preference(_ path: [String]) -> Value? {
+        guard path.count >= 2 else { return nil }
+        switch path[1] {
+        case "timezone": return .string(prefs.zone.identifier)
+        case "pausedAll": return .bool(prefs.pausedAll)
+        case "reminderTime": return .time(prefs.reminderTime)
+        case "quietHours":
+            guard path.count == 3, let q = prefs.quietHours else { return nil }
+            return path[2] == "start" ? .time(q.start) : path[2] == "end" ? .time(q.end) : nil
+        case "trainingDays": return .list(prefs.trainingDays.map(Value.weekday))
+        case "maxPerDay": return prefs.maxPerDay.map(Value.int)
+        case "muted": return .list(prefs.muted.map(Value.string))
+        case "categories":
+            guard path.count == 3 else { return nil }
+            return .bool(engine.categoryEnabled(path[2], prefs: prefs.input))
+        case "channels":
+            guard path.count == 3 else { return nil }
+            return .bool(engine.channelEnabled(path[2], prefs: prefs.input))
+        case "types":
+            guard path.count == 3 else { return nil }
+            return .bool(prefs.input.types[path[2]] ?? engine.bundle.types[path[2]]?.defaultOn ?? true)
+        default: return nil
+        }
+    }
+
+    func sent(_ target: String, within window: SentWindow) -> Int {
+        let scope: LedgerScope = engine.bundle.types.contains(target) ? .type(target) : .category(target)
+        let w: Window
+        switch window {
+        case .day: w = .day
+        case .week: w = .week
+        case .calendarWeek: w = .calendarWeek
+        case .month: w = .month
+        case .lifetime: w = .lifetime
+        case .duration(let d): w = .rolling(d)
+        }
+        return ledger.count(scope, in: prefs.zone.window(w, containing: now))
+    }
+}
+
+extension Engine {
+    func categoryEnabled(_ name: String, prefs: PreferencesInput) -> Bool {
+        prefs.categories[name] ?? bundle.categories[name]?.defaultOn ?? true
+    }
+
+    func channelEnabled(_ name: String, prefs: PreferencesInput) -> Bool {
+        guard let channel = bundle.channels[name], channel.toggle else { return true }
+        return prefs.channels[name] ?? channel.defaultOn
+    }
+
+    /// The effective preferences, or the problems with the request's.
+    func preferences(_ input: PreferencesInput, errors: inout [RequestError]) -> EffectivePreferences? {
+        let defaults = bundle.defaults
+        let zoneName = input.timezone ?? defaults.timezone
+        guard let zone = Zone(identifier: zoneName) else {
+            errors.append(RequestError(path: input.timezone == nil ? "defaults.timezone" : "prefs.timezone",
+                                       message: "unknown time zone `\(zoneName)`"))
+            return nil
+        }
+        var quiet = defaults.quietHours
+        switch input.quietHours {
+        case nil: break
+        case .off?: quiet = nil
+        case .window(let start, let end)?: quiet = QuietHoursWindow(start: start, end: end)
+        }
+        return EffectivePreferences(
+            zone: zone, pausedAll: input.pausedAll ?? defaults.pausedAll,
+            reminderTime: input.reminderTime ?? defaults.reminderTime, quietHours: quiet,
+            trainingDays: input.trainingDays ?? defaults.trainingDays, maxPerDay: input.maxPerDay ?? defaults.maxPerDay,
+            muted: input.muted ?? [], input: input)
+    }
+
+    /// The request's `state` and `user` converted by the declared schema. Wrong types and
+    /// unknown fields are request errors; absent fields stay nil (`missing_data` later, and
+    /// only when an expression needs them).
+    func schemaValues(_ request: DecisionRequest, errors: inout [RequestError]) -> [Value?] {
+        var values = [Value?](repeating: nil, count: fields.count)
+        var reader = ValueReader()
+        reader.object(request.state, schema: bundle.state, path: ["state"], slots: fieldSlots, into: &values)
+        var user = request.user
+        if case .object(let members) = user { user = .object(members.filter { $0.key != "id" }) }
+        reader.object(user, schema: bundle.user, path: ["user"], slots: fieldSlots, into: &values)
+        errors += reader.errors
+        return values
+    }
+
+    /// The request's `params` converted by the type's declared params.
+    func paramValues(_ request: DecisionRequest, table: TypeTable, errors: inout [RequestError]) -> [Value?] {
+        var values = [Value?](repeating: nil, count: table.type.params.count)
+        var reader = ValueReader()
+        guard let members = request.params.members else { return values }
+        let names = table.type.params.map(\.name)
+        for member in members {
+            guard let slot = table.paramSlots[member.key] else {
+                var message = "unknown param `\(member.key)` for type `\(table.type.id)`"
+                if let close = Suggestions.closest(to: member.key, in: names) { message += "; did you mean `\(close)`?" }
+                reader.errors.append(RequestError(path: "params.\(member.key)", message: message))
+                continue
+            }
+            values[slot] = reader.convert(member.value, as: table.type.params[slot].type, path: "params.\(member.key)")
+        }
+        errors += reader.errors
+        return values
+    }
+}
+
+/// Converts request JSON to expression values by declared type, collecting problems.
+struct ValueReader {
+    var errors: [RequestError] = []
+
+    mutating func object(_ json: JSON, schema: [String: SchemaNode], path: [String], slots: [[String]: Int],
+                         into values: inout [Value?]) {
+        guard let members = json.members else {
+            fail(path.joined(separator: "."), "an object", json)
+            return
+        }
+        for member in members {
+            let childPath = path + [member.key]
+            let text = childPath.joined(separator: ".")
+            guard let node = schema[member.key] else {
+                var message = "unknown field `\(member.key)`"
+                if let close = Suggestions.closest(to: member.key, in: schema.keys.sorted()) { message += "; did you mean `\(close)`?" }
+                errors.append(RequestError(path: text, message: message))
+                continue
+            }
+            switch node {
+            case .object(let children):
+                object(member.value, schema: children, path: childPath, slots: slots, into: &values)
+            case .value(let type):
+                if let slot = slots[childPath] { values[slot] = convert(member.value, as: type, path: text) }
+            }
+        }
+    }
+
+    mutating func fail(_ path: String, _ expected: String, _ value: JSON) {
+        let shown: String
+        switch value {
+        case .array, .object: shown = value.kindName
+        default: shown = value.serialized()
+        }
+        errors.append(RequestError(path: path, message: "expected \(expected), got \(shown)"))
+    }
+
+    /// nil for `null` of an optional (absent) and for a problem (reported).
+    mutating func convert(_ json: JSON, as type: ValueType, path: String) -> Value? {
+        if json.isNull {
+            if type.isOptional { return nil }
+            fail(path, Self.describe(type), json)
+            return nil
+        }
+        switch type.unwrapped {
+        case .bool:
+            if let b = json.boolValue { return .bool(b) }
+        case .int:
+            if let i = json.intValue { return .int(i) }
+        case .duration:
+            if let i = json.intValue { return .duration(i) }
+        case .string:
+            if let s = json.stringValue { return .string(s) }
+        case .enumeration(let e):
+            if let s = json.stringValue, e.cases.contains(s) { return .string(s) }
+        case .instant:
+            if let s = json.stringValue, let t = ContractTime.parseInstant(s) { return .instant(t) }
+        case .time:
+            if let s = json.stringValue, let t = ContractTime.parseTimeOfDay(s) { return .time(t) }
+        case .date:
+            if let s = json.stringValue, let d = Self.parseDate(s) { return .date(d) }
+        case .weekday:
+            if let s = json.stringValue, let i = PreferencesInput.weekdayNames.firstIndex(of: s) { return .weekday(i + 1) }
+        case .list(let element):
+            if let items = json.elements {
+                var result: [Value] = []
+                for (index, item) in items.enumerated() {
+                    if let v = convert(item, as: element, path: "\(path)[\(index)]") { result.append(v) }
+                }
+                return .list(result)
+            }
+        case .optional:
+            break
+        }
+        fail(path, Self.describe(type), json)
+        return nil
+    }
+
+    static func describe(_ type: ValueType) -> String {
+        switch type.unwrapped {
+        case .bool: "true or false"
+        case .int: "an integer"
+        case .duration: "a duration in seconds"
+        case .string: "a string"
+        case .enumeration(let e): "one of " + e.cases.joined(separator: ", ")
+        case .instant: "an RFC 3339 instant"
+        case .time: "a time of day \"HH:MM\""
+        case .date: "a date \"YYYY-MM-DD\""
+        case .weekday: "a weekday (mon … sun)"
+        case .list(let t): "an array of \(describe(t).replacingFirstArticle())"
+        case .optional(let t): describe(t)
+        }
+    }
+
+    /// `YYYY-MM-DD` → days since 1970-01-01.
+    static func parseDate(_ text: String) -> Int? {
+        let b = Array(text.utf8)
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var n = 0
+            for i in range {
+                guard b[i] >= 48, b[i] <= 57 else { return nil }
+                n = n * 10 + Int(b[i] - 48)
+            }
+            return n
+        }
+        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
+        let date = CivilDate(year: y, month: m, day: d)
+        return date.isValid ? date.days : nil
+    }
+}
+
+private extension String {
+    func replacingFirstArticle() -> String {
+        if hasPrefix("an ") { return String(dropFirst(3)) + "s" }
+        if hasPrefix("a ") { return String(dropFirst(2)) + "s" }
+        return self
+    }
+}

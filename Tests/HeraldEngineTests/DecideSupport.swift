@@ -1,0 +1,76 @@
+import Foundation
+import HeraldEngine
+import HeraldPolicy
+
+/// Loads test bundles and builds requests for the decide tests.
+enum DecideSupport {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func path(_ relative: String) -> String {
+        repositoryRoot.appendingPathComponent(relative).path
+    }
+
+    nonisolated(unsafe) private static var cache: [String: Engine] = [:]
+    private static let lock = NSLock()
+
+    /// The engine for `Tests/Fixtures/engine/<name>` (or any repository-relative directory).
+    static func engine(_ name: String = "basic") -> Engine {
+        lock.lock()
+        defer { lock.unlock() }
+        if let engine = cache[name] { return engine }
+        let directory = name.contains("/") ? path(name) : path("Tests/Fixtures/engine/\(name)")
+        let result = Validator.validate(directory)
+        guard let bundle = result.bundle else {
+            fatalError("test bundle \(name) does not validate:\n\(result.diagnostics.items.map(\.description).joined(separator: "\n"))")
+        }
+        let engine = Engine(bundle: bundle)
+        cache[name] = engine
+        return engine
+    }
+
+    static let t0 = "2026-03-10T12:00:00Z"  // a Tuesday
+
+    static func request(
+        _ type: String, at: String = t0, now: String? = nil,
+        user: JSON = ["id": "u1", "account": true, "premium": false],
+        prefs: JSON? = nil, permission: String? = nil,
+        state: JSON = ["streak": 3, "unread": 2],
+        params: JSON = [:], subject: String? = nil, history: [JSON] = []
+    ) -> DecisionRequest {
+        var members: [JSON.Member] = [
+            .init("type", .string(type)), .init("at", .string(at)), .init("now", .string(now ?? at)),
+            .init("user", user), .init("state", state), .init("params", params),
+            .init("history", .array(history)),
+        ]
+        if let prefs { members.append(.init("prefs", prefs)) }
+        if let permission { members.append(.init("permission", .string(permission))) }
+        if let subject { members.append(.init("subject", .string(subject))) }
+        do {
+            return try DecisionRequest(json: .object(members))
+        } catch {
+            fatalError("bad test request: \(error)")
+        }
+    }
+
+    static func entry(_ type: String, key: String? = nil, at: String, status: String = "delivered",
+                      subject: String? = nil, channel: String? = nil, batch: String? = nil) -> JSON {
+        var members: [JSON.Member] = [
+            .init("type", .string(type)), .init("key", .string(key ?? "\(type):\(at)")),
+            .init("deliverAt", .string(at)), .init("status", .string(status)),
+        ]
+        if let subject { members.append(.init("subject", .string(subject))) }
+        if let channel { members.append(.init("channel", .string(channel))) }
+        if let batch { members.append(.init("batch", .string(batch))) }
+        return .object(members)
+    }
+
+    static func decide(_ request: DecisionRequest, engine: Engine = engine()) -> Decision {
+        switch engine.decide(request, now: request.now) {
+        case .success(let decision): return decision
+        case .failure(let errors): fatalError("request errors: \(errors)")
+        }
+    }
+
+    static func instant(_ text: String) -> Int { RFC3339.parse(text)! }
+}
