@@ -121,10 +121,15 @@ def main():
                     doc = load_yaml(path)
                     mutate(doc)
                     dump(doc, path)
-                    code, summary = run(herald, policy_dir)
+                    valid = subprocess.run([herald, "validate", "--no-color", policy_dir], capture_output=True).returncode == 0
+                    code, summary = run(herald, policy_dir) if valid else (0, "")
                 finally:
                     shutil.move(backup, path)
-                if code != 0:
+                if not valid:
+                    # A deletion that breaks the bundle (a dangling reference) proves nothing about tests.
+                    survived.append(description + " (the mutated bundle does not validate)")
+                    print(f"{app}: INVALID  {description}: the mutated bundle does not validate")
+                elif code != 0:
                     killed += 1
                     print(f"{app}: killed   {description} ({summary})")
                 else:
