@@ -28,3 +28,11 @@ enum Terminal {
         return stat(path, &info) == 0
     }
 }
+
+/// Writes text to standard error (diagnostics beside a machine-readable standard output).
+enum FileHandleOutput {
+    static func standardError(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}
