@@ -39,7 +39,7 @@ import HeraldSyntax
     }
 
     @Test func singleSectionDefinedTwice() {
-        let dir = S.makeBundle(["a.yaml": S.minimalBundle + "dst: { gap: shift }\n", "b.yaml": "dst: { overlap: last }\n"])
+        let dir = S.makeBundle(["a.yaml": S.minimalBundle + "dst: { gap: next_valid_minute }\n", "b.yaml": "dst: { overlap: first }\n"])
         let d = Validator.validate(dir).diagnostics.sorted
         #expect(d.map(\.code.id) == ["H0005"])
         #expect(d.first?.notes.count == 1)

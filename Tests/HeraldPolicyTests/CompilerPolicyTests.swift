@@ -130,7 +130,7 @@ import HeraldSyntax
         digests:
           daily: { at: "09:00", copy: { body: "{count} updates" } }
         priorities: [daily-reminder, reminders]
-        dst: { gap: shift, overlap: last }
+        dst: { gap: next_valid_minute, overlap: first }
         content: { maxLength: 90, banned: [lazy, "you failed"] }
         """)
         #expect(b.dedupe.window == 3600)
@@ -139,7 +139,7 @@ import HeraldSyntax
         #expect(b.digests["daily"]?.at == 9 * 3600)
         #expect(b.priorities.map(\.name) == ["daily-reminder", "reminders"])
         #expect(b.priorityRank(ofType: "daily-reminder") == 0)
-        #expect(b.dst == DSTPolicy(gap: .shift, overlap: .last, span: b.dst.span))
+        #expect(b.dst == DSTPolicy(gap: .nextValidMinute, overlap: .first, span: b.dst.span))
         #expect(b.content.maxLength == 90 && b.content.banned == ["lazy", "you failed"])
     }
 
@@ -167,5 +167,14 @@ import HeraldSyntax
         for bad in ["24:00", "7:00", "07:60", "7pm", "07:00:00", ""] {
             #expect(NodeReader.parseTimeOfDay(bad) == nil, "\(bad)")
         }
+    }
+}
+
+@Suite("dst resolutions")
+struct DSTResolutionTests {
+    @Test(arguments: ["dst: { gap: shift }", "dst: { overlap: last }"])
+    func unimplementedResolutionsAreRejected(_ line: String) {
+        let dir = CompilerTestSupport.makeBundle(["a.yaml": CompilerTestSupport.minimalBundle + line + "\n"])
+        #expect(Validator.validate(dir).diagnostics.map(\.code.id).contains("H0205"))
     }
 }

@@ -33,7 +33,7 @@ import HeraldSyntax
           daily: { at: "09:00", copy: { body: x } }
         defaults: { quietHours: { start: "22:00", end: "07:00" }, trainingDays: [mon] }
         priorities: [reminders]
-        dst: { gap: shift }
+        dst: { gap: next_valid_minute }
         content: { maxLength: 90, banned: [lazy] }
 
         """

@@ -105,12 +105,16 @@ public struct PriorityEntry: Sendable, Hashable {
 
 /// `dst:` — how wall-clock times that do not exist or repeat resolve.
 public struct DSTPolicy: Sendable, Hashable {
+    /// Only the resolution the engine implements is accepted: a time in a spring-forward gap
+    /// moves to the first valid minute after it (`shift`, moving by the gap's length, is not
+    /// offered: it can land an hour late).
     public enum Gap: String, Sendable, Hashable, CaseIterable {
         case nextValidMinute = "next_valid_minute"
-        case shift
     }
+    /// A repeated time resolves to its first occurrence and is never delivered twice (`last`
+    /// is not offered).
     public enum Overlap: String, Sendable, Hashable, CaseIterable {
-        case first, last
+        case first
     }
 
     public var gap: Gap

@@ -263,8 +263,8 @@ extension JSONSchemaGenerator {
                 ("link", ref("link", "Where tapping the digest leads.")),
             ], required: ["at", "copy"], description: "A digest.")),
             ("dst", record([
-                ("gap", enumeration(["next_valid_minute", "shift"], "A local time that does not exist, spring forward (default `next_valid_minute`).")),
-                ("overlap", enumeration(["first", "last"], "A local time that occurs twice, fall back (default `first`).")),
+                ("gap", enumeration(["next_valid_minute"], "A local time that does not exist, spring forward (default `next_valid_minute`).")),
+                ("overlap", enumeration(["first"], "A local time that occurs twice, fall back (default `first`).")),
             ], description: "Daylight-saving transitions.")),
             ("content", record([
                 ("maxLength", integer("Warning `H0505` above this many characters.", minimum: 1)),
