@@ -20,9 +20,25 @@ extension Engine {
         decideWithSubject(request, now: now).map(\.decision)
     }
 
+    /// Decides one notification against a ledger the caller keeps: the service indexes a
+    /// user's history once (`ledger(_:)`), inserts what it schedules, and decides many
+    /// notifications without re-indexing. Same decision as `decide(_:now:)` when `ledger`
+    /// indexes `request.history`; `request.history` is not read.
+    /// - Complexity: O(log h) per cap and dedupe check for h indexed entries.
+    public func decide(_ request: DecisionRequest, ledger: LedgerIndex, now: Int) -> Result<Decision, RequestErrors> {
+        decideWithSubject(request, ledger: ledger, now: now).map(\.decision)
+    }
+
+    /// The ledger index `decide(_:ledger:now:)` expects for a user's history (types joined
+    /// to this bundle's categories).
+    /// - Complexity: O(h log h).
+    public func ledger(_ history: [HistoryEntry]) -> LedgerIndex {
+        LedgerIndex(history, categories: categoryOfType)
+    }
+
     /// `decide`, also returning the subject the decision counted by (the type's `subject`
     /// template, else the request's), which a plan feeds back into the ledger.
-    func decideWithSubject(_ request: DecisionRequest, now: Int) -> Result<(decision: Decision, subject: String?), RequestErrors> {
+    func decideWithSubject(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int) -> Result<(decision: Decision, subject: String?), RequestErrors> {
         guard let table = tables[request.type] else {
             var message = "unknown type `\(request.type)`"
             if let close = Suggestions.closest(to: request.type, in: bundle.types.names) { message += "; did you mean `\(close)`?" }
@@ -33,7 +49,7 @@ extension Engine {
         let fieldValues = schemaValues(request, errors: &errors)
         let params = paramValues(request, table: table, errors: &errors)
         guard errors.isEmpty, let prefs else { return .failure(RequestErrors(errors)) }
-        let ledger = LedgerIndex(request.history, categories: categoryOfType)
+        let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
         var context = RequestContext(engine: self, table: table, request: request, now: now, prefs: prefs,
                                      fieldValues: fieldValues, paramValues: params, ledger: ledger,
                                      subject: request.subject)

@@ -1,0 +1,10 @@
+#include "cheap.h"
+#if defined(__GLIBC__)
+#include <malloc.h>
+size_t herald_heap_in_use(void) {
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+#else
+size_t herald_heap_in_use(void) { return 0; }
+#endif

@@ -1,0 +1,138 @@
+import Benchmark
+import Foundation
+import HeraldEngine
+import HeraldPolicy
+import CHeap
+
+/// Bytes currently allocated from the C heap (glibc `mallinfo2`), for the retained size of a
+/// compiled bundle.
+func heapInUse() -> Int { Int(herald_heap_in_use()) }
+
+var decideMetrics: [BenchmarkMetric] { [.wallClock, .throughput, .mallocCountTotal, .instructions] }
+var fast: Benchmark.Configuration { Benchmark.Configuration(metrics: decideMetrics, warmupIterations: 100,
+                                   maxDuration: .seconds(1), maxIterations: 200_000) }
+var slow: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
+                                   warmupIterations: 1, maxDuration: .seconds(2), maxIterations: 200) }
+
+/// One decide benchmark per history size, both with the per-call index (`decide(_:now:)`) and
+/// with the service's prebuilt index (`decide(_:ledger:now:)`).
+func decideBenchmarks(_ label: String, engine: @escaping @Sendable () -> Engine,
+                      sizes: [Int], types: [String],
+                      request: @escaping @Sendable ([HistoryEntry]) -> DecisionRequest) {
+    for size in sizes {
+        Benchmark("decide \(label) h=\(size)", configuration: fast) { (benchmark: Benchmark, state: (Engine, DecisionRequest)) in
+            let (engine, request) = state
+            for _ in benchmark.scaledIterations { blackHole(engine.decide(request, now: request.now)) }
+        } setup: {
+            (engine(), request(Fixtures.history(size, types: types)))
+        }
+        Benchmark("decide+ledger \(label) h=\(size)", configuration: fast) { (benchmark: Benchmark, state: (Engine, DecisionRequest, LedgerIndex)) in
+            let (engine, request, ledger) = state
+            for _ in benchmark.scaledIterations { blackHole(engine.decide(request, ledger: ledger, now: request.now)) }
+        } setup: {
+            let e = engine()
+            let r = request(Fixtures.history(size, types: types))
+            return (e, r, e.ledger(r.history))
+        }
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let sizes = [0, 100, 1_000, 100_000]
+
+    // MARK: Decide on the shipped bundles
+    decideBenchmarks("handz due-today", engine: { Fixtures.handz }, sizes: sizes, types: Fixtures.handzTypes,
+                     request: Fixtures.handzDueToday)
+    decideBenchmarks("handz inbox-burst", engine: { Fixtures.handz }, sizes: sizes, types: Fixtures.handzTypes,
+                     request: Fixtures.handzInboxBurst)
+    decideBenchmarks("handz quiet-hours", engine: { Fixtures.handz }, sizes: sizes, types: Fixtures.handzTypes,
+                     request: Fixtures.handzQuiet)
+    decideBenchmarks("rin reminder", engine: { Fixtures.rin }, sizes: sizes, types: Fixtures.rinTypes,
+                     request: Fixtures.rinReminder)
+    decideBenchmarks("rin capped-burst", engine: { Fixtures.rin }, sizes: sizes, types: Fixtures.rinTypes,
+                     request: Fixtures.rinCappedBurst)
+    decideBenchmarks("rin quiet-hours", engine: { Fixtures.rin }, sizes: sizes, types: Fixtures.rinTypes,
+                     request: Fixtures.rinQuiet)
+
+    // MARK: Baseline: the Handz due-today decision hard-coded in Swift
+    for size in [0, 1_000, 100_000] {
+        Benchmark("baseline handz due-today h=\(size)", configuration: fast) { (benchmark: Benchmark, state: (HardCodedHandz, HardCodedHandz.Index)) in
+            let (code, index) = state
+            for _ in benchmark.scaledIterations {
+                blackHole(code.decide(userID: "u1", account: true, tier: "free", dueToday: 2, count: 2, maxPerDay: 2,
+                                      maintenanceOn: true, typeOn: true, permissionGranted: true,
+                                      reminderTime: 19 * 3600, at: Fixtures.noon, now: Fixtures.noon, index: index))
+            }
+        } setup: {
+            (HardCodedHandz(zone: Zone(identifier: "America/New_York")!),
+             HardCodedHandz.Index(Fixtures.history(size, types: Fixtures.handzTypes)))
+        }
+    }
+
+    // MARK: Sweeps
+    for size in [10, 100, 1_000, 10_000, 100_000] {
+        Benchmark("sweep history h=\(size)", configuration: fast) { (benchmark: Benchmark, state: (Engine, DecisionRequest, LedgerIndex)) in
+            let (engine, request, ledger) = state
+            for _ in benchmark.scaledIterations { blackHole(engine.decide(request, ledger: ledger, now: request.now)) }
+        } setup: {
+            let r = Fixtures.handzDueToday(history: Fixtures.history(size, types: Fixtures.handzTypes))
+            return (Fixtures.handz, r, Fixtures.handz.ledger(r.history))
+        }
+    }
+    for types in [10, 100, 1_000, 10_000] {
+        Benchmark("sweep types n=\(types)", configuration: fast) { (benchmark: Benchmark, state: (Engine, DecisionRequest, LedgerIndex)) in
+            let (engine, request, ledger) = state
+            for _ in benchmark.scaledIterations { blackHole(engine.decide(request, ledger: ledger, now: request.now)) }
+        } setup: {
+            let engine = Engine(bundle: Fixtures.bundle(Fixtures.generatedBundle(types: types).path))
+            let r = Fixtures.generatedRequest(history: Fixtures.genHistory(1_000, types: types))
+            return (engine, r, engine.ledger(r.history))
+        }
+    }
+
+    // MARK: Plan
+    Benchmark("plan handz 1000 candidates 7d", configuration: slow) { (benchmark: Benchmark, state: (Engine, [DecisionRequest])) in
+        let (engine, candidates) = state
+        for _ in benchmark.scaledIterations {
+            blackHole(engine.plan(candidates, now: Fixtures.noon, horizon: 7 * Fixtures.day))
+        }
+    } setup: {
+        (Fixtures.handz, Fixtures.planCandidates(1_000, history: Fixtures.history(100, types: Fixtures.handzTypes)))
+    }
+
+    // MARK: Load + compile + validate
+    for name in Repo.bundles {
+        Benchmark("validate \(name)", configuration: slow) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(Validator.validate(Repo.policy(name))) }
+        }
+    }
+    Benchmark("validate all five bundles", configuration: slow) { benchmark in
+        for _ in benchmark.scaledIterations {
+            for name in Repo.bundles { blackHole(Validator.validate(Repo.policy(name))) }
+        }
+    }
+    for types in [1_000, 10_000] {
+        Benchmark("validate generated n=\(types)", configuration: slow) { (benchmark: Benchmark, path: String) in
+            for _ in benchmark.scaledIterations { blackHole(Validator.validate(path)) }
+        } setup: {
+            let (path, bytes) = Fixtures.generatedBundle(types: types)
+            print("generated catalog n=\(types): \(bytes) bytes of YAML")
+            return path
+        }
+    }
+
+    // MARK: Memory of a compiled bundle (retained heap bytes of PolicyBundle + Engine)
+    let memoryMetrics: [BenchmarkMetric] = [.custom("retained bytes", polarity: .prefersSmaller, useScalingFactor: false)]
+    for name in Repo.bundles + ["generated-1000"] {
+        Benchmark("memory \(name)", configuration: .init(metrics: memoryMetrics, warmupIterations: 0, maxIterations: 3)) { benchmark in
+            let path = name.hasPrefix("generated") ? Fixtures.generatedBundle(types: 1_000).path : Repo.policy(name)
+            let validated = Validator.validate(path).bundle!
+            let before = heapInUse()
+            let engine = Engine(bundle: Fixtures.bundle(path))
+            let after = heapInUse()
+            benchmark.measurement(.custom("retained bytes", polarity: .prefersSmaller, useScalingFactor: false), after - before)
+            blackHole(engine)
+            blackHole(validated)
+        }
+    }
+}
