@@ -147,7 +147,7 @@ enum Fixtures {
           nothing_due: { description: "nothing is due" }
         routes:
           home: { url: "gen://home" }
-          item: { url: "gen://items/{id}" }
+          item: { url: "gen://items/{id}", params: { id: string } }
         defaults:
           timezone: UTC
           quietHours: { start: "22:00", end: "07:00" }
@@ -157,12 +157,14 @@ enum Fixtures {
         caps:
           - { id: global-hard, scope: global, max: 10, per: day }
           - { id: global-burst, scope: global, max: 1, per: 1m, over: defer }
-        types:
 
         """
+        // Types go in files of at most 1,000 (a file may not exceed 4 MiB).
+        var files: [String] = [y]
         for i in 0..<count {
+            if i % 1_000 == 0 { files.append("types:\n") }
             let id = String(format: "t-%05d", i)
-            y += """
+            files[files.count - 1] += """
               \(id):
                 category: c\(i % 10)
                 channels: [push]
@@ -184,9 +186,13 @@ enum Fixtures {
         }
         let dir = NSTemporaryDirectory() + "herald-bench-\(count)-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let path = dir + "/bundle.yaml"
-        FileManager.default.createFile(atPath: path, contents: Data(y.utf8))
-        return (dir, y.utf8.count)
+        var bytes = 0
+        for (index, text) in files.enumerated() {
+            let name = index == 0 ? "bundle.yaml" : String(format: "types-%02d.yaml", index)
+            FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8))
+            bytes += text.utf8.count
+        }
+        return (dir, bytes)
     }
 
     static func generatedRequest(history: [HistoryEntry]) -> DecisionRequest {

@@ -86,9 +86,12 @@ extension DecisionRun {
 
     /// The ledger a cap counts with: the request's, or one over the cap's own `counts:`.
     func ledger(for cap: Cap) -> LedgerIndex {
+        if cap.counts == CountedStatus.defaults, context.ledger.counting == HistoryEntry.Status.counting {
+            return context.ledger
+        }
         let statuses = Set(cap.counts.compactMap { HistoryEntry.Status(rawValue: $0.rawValue) })
         if statuses == context.ledger.counting { return context.ledger }
-        return LedgerIndex(request.history, counting: statuses, categories: engine.categoryOfType)
+        return LedgerIndex(context.ledger.entries, counting: statuses, categories: engine.categoryOfType)
     }
 
     func limit(of cap: Cap) -> Int? {
@@ -212,9 +215,8 @@ extension DecisionRun {
     func batchSlot(_ group: BatchGroup, at t: Int, forced: Bool) -> Decision.Batch? {
         let prefix = "\(group.name):\(request.userID):"
         var best: Int?
-        for entry in request.history where entry.status != .cancelled {
-            guard let key = entry.batchKey, key.hasPrefix(prefix),
-                  let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))),
+        for key in context.ledger.batchKeys(withPrefix: prefix) {
+            guard let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))),
                   start <= t, t < start + group.window
             else { continue }
             best = Swift.min(best ?? Int.max, start)
@@ -224,9 +226,10 @@ extension DecisionRun {
         }
         if !forced {
             var first: Int?
-            for entry in request.history where entry.status == .scheduled && entry.batchKey == nil
-                && group.members.contains(entry.type) && abs(entry.deliverAt - t) < group.window {
-                first = Swift.min(first ?? Int.max, entry.deliverAt)
+            for member in Set(group.members) {
+                if let d = context.ledger.firstPending(type: member, after: t - group.window, before: t + group.window) {
+                    first = Swift.min(first ?? Int.max, d)
+                }
             }
             guard let other = first else { return nil }
             let start = Swift.min(other, t)

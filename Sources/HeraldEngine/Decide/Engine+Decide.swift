@@ -286,10 +286,7 @@ struct DecisionRun {
         let key = idempotencyKey(at: deliverAt)
         let keyRule = type.idempotencyKey ?? type.dedupe?.key
         if let window = type.dedupe.flatMap({ $0.window ?? engine.bundle.dedupe.window }) {
-            let hit = request.history.contains {
-                $0.status != .cancelled && $0.key == key && abs($0.deliverAt - deliverAt) < window
-            }
-            if hit {
+            if context.ledger.contains(key: key, within: window, of: deliverAt) {
                 return Verdict(reason: "duplicate", rule: "\(type.id).dedupe", source: type.dedupe?.span,
                                detail: "`\(key)` within \(Self.duration(window))")
             }

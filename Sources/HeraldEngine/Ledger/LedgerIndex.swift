@@ -26,7 +26,18 @@ public struct LedgerIndex: Sendable {
     private let categoryOf: @Sendable (String) -> String?
     private var ids: [LedgerScope: Int] = [.global: 0]
     private var buckets: [[Int]] = [[]]
-    private var keys: Set<String> = []
+    /// The delivery instant of each non-cancelled key (its first entry); later entries with
+    /// the same key go to `keyMore`.
+    private var keyFirst: [String: Int] = [:]
+    private var keyMore: [String: [Int]] = [:]
+    /// Every batch key of a non-cancelled entry.
+    private var batchKeys: Set<String> = []
+    /// Scheduled entries in no batch yet, by type: sorted instants (batching looks for a
+    /// pending member to batch with).
+    private var pendingByType: [String: [Int]] = [:]
+    /// The indexed entries, in the order given then inserted (caps with their own `counts:`
+    /// re-index them).
+    public private(set) var entries: [HistoryEntry]
     /// The instant representing each batch in the global bucket (its earliest member).
     private var batchStarts: [String: Int] = [:]
 
@@ -44,9 +55,10 @@ public struct LedgerIndex: Sendable {
     ) {
         self.counting = counting.subtracting([.cancelled])
         self.categoryOf = category
+        self.entries = Array(entries)
         var batchMinimum: [String: Int] = [:]
-        for entry in entries {
-            if entry.status != .cancelled { keys.insert(entry.key) }
+        for entry in self.entries {
+            recordKeys(entry, keepSorted: false)
             guard self.counting.contains(entry.status) else { continue }
             addToScopes(entry, keepSorted: false)
             if let batch = entry.batchKey {
@@ -58,6 +70,26 @@ public struct LedgerIndex: Sendable {
         buckets[0].append(contentsOf: batchMinimum.values)
         batchStarts = batchMinimum
         for index in buckets.indices { buckets[index].sort() }
+        for type in pendingByType.keys { pendingByType[type]!.sort() }
+    }
+
+    /// Records what dedupe and batching ask about: keys, batch keys, pending unbatched entries.
+    private mutating func recordKeys(_ entry: HistoryEntry, keepSorted: Bool) {
+        guard entry.status != .cancelled else { return }
+        if keyFirst[entry.key] == nil {
+            keyFirst[entry.key] = entry.deliverAt
+        } else {
+            keyMore[entry.key, default: []].append(entry.deliverAt)
+        }
+        if let batch = entry.batchKey {
+            batchKeys.insert(batch)
+        } else if entry.status == .scheduled {
+            if keepSorted {
+                Self.insertSorted(&pendingByType[entry.type, default: []], entry.deliverAt)
+            } else {
+                pendingByType[entry.type, default: []].append(entry.deliverAt)
+            }
+        }
     }
 
     /// Indexes `entries` with a type → category dictionary; see `init(_:counting:category:)`.
@@ -195,7 +227,31 @@ public struct LedgerIndex: Sendable {
     /// `cancelled` (a cancelled notification may be sent again).
     /// - Complexity: O(1) expected.
     public func contains(key: String) -> Bool {
-        keys.contains(key)
+        keyFirst[key] != nil
+    }
+
+    /// Whether a non-cancelled entry with this key delivers less than `window` seconds from
+    /// `instant` (either side): a dedupe window.
+    /// - Complexity: O(1) expected, plus the key's repeats.
+    public func contains(key: String, within window: Int, of instant: Int) -> Bool {
+        guard let first = keyFirst[key] else { return false }
+        if abs(first - instant) < window { return true }
+        return keyMore[key]?.contains { abs($0 - instant) < window } ?? false
+    }
+
+    /// The batch keys of non-cancelled entries that start with `prefix`.
+    /// - Complexity: O(b) for b distinct batch keys in the history.
+    public func batchKeys(withPrefix prefix: String) -> [String] {
+        batchKeys.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// The earliest instant of a `scheduled` entry of `type` outside any batch in the open
+    /// range `(low, high)`.
+    /// - Complexity: O(log n).
+    public func firstPending(type: String, after low: Int, before high: Int) -> Int? {
+        guard let bucket = pendingByType[type] else { return nil }
+        let index = Self.upperBound(bucket, low)
+        return index < bucket.count && bucket[index] < high ? bucket[index] : nil
     }
 
     // MARK: Updates
@@ -203,7 +259,8 @@ public struct LedgerIndex: Sendable {
     /// Adds an entry, keeping every scope sorted (a plan feeds its own decisions back).
     /// - Complexity: O(log n) to find each position, O(n) to shift the arrays.
     public mutating func insert(_ entry: HistoryEntry) {
-        if entry.status != .cancelled { keys.insert(entry.key) }
+        entries.append(entry)
+        recordKeys(entry, keepSorted: true)
         guard counting.contains(entry.status) else { return }
         addToScopes(entry, keepSorted: true)
         guard let batch = entry.batchKey else {

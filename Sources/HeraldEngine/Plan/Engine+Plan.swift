@@ -55,18 +55,31 @@ extension Engine {
         var fed: [HistoryEntry] = []
         var decisions = [Decision?](repeating: nil, count: candidates.count)
         var errors: [RequestError] = []
+        // Candidates of one user share one history (a parsed plan request always does): index it
+        // once and insert each fed decision, instead of re-indexing history + fed per candidate.
+        let history = candidates.first?.history ?? []
+        var shared: LedgerIndex? = candidates.allSatisfy({ $0.history == history })
+            ? LedgerIndex(history, categories: categoryOfType) : nil
         for index in order {
             var request = candidates[index]
-            request.history += fed
-            switch decideWithSubject(request, now: now) {
+            let result: Result<(decision: Decision, subject: String?), RequestErrors>
+            if let ledger = shared {
+                result = decideWithSubject(request, ledger: ledger, now: now)
+            } else {
+                request.history += fed
+                result = decideWithSubject(request, now: now)
+            }
+            switch result {
             case .failure(let problems):
                 errors += problems.errors.map { RequestError(path: "candidates[\(index)].\($0.path)", message: $0.message) }
             case .success(let (decision, subject)):
                 decisions[index] = decision
                 if decision.action != .suppress, let key = decision.key, let at = decision.deliverAt {
-                    fed.append(HistoryEntry(key: key, type: decision.type, subject: subject,
-                                            channel: decision.channel, deliverAt: at, status: .scheduled,
-                                            batchKey: decision.batch?.key))
+                    let entry = HistoryEntry(key: key, type: decision.type, subject: subject,
+                                             channel: decision.channel, deliverAt: at, status: .scheduled,
+                                             batchKey: decision.batch?.key)
+                    fed.append(entry)
+                    shared?.insert(entry)
                 }
             }
         }
