@@ -11,7 +11,7 @@ public enum PolicyTestLoader {
     static let requestKeys = ["type", "at", "now", "user", "prefs", "permission", "state", "params", "subject", "history"]
     /// `then` shorthands for `notification.<key>`.
     static let notificationKeys = ["title", "subtitle", "body", "lockscreen", "link", "threadId", "interruptionLevel", "badge"]
-    static let decisionKeys = ["action", "reason", "deliverAt", "localDeliverAt", "type", "category", "channel", "key",
+    static let decisionKeys = ["action", "reason", "deliverAt", "localDeliverAt", "type", "category", "channel", "key", "subject",
                                "batch", "fallback", "notification", "rule", "cap", "policy", "localTime", "localDate"]
                                + notificationKeys
 

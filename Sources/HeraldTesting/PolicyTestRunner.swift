@@ -69,7 +69,7 @@ public struct PolicyTestRunner: Sendable {
                                               actual: mismatch.actual, span: expectation.span))
                     }
                 }
-                if let entry = Self.historyEntry(for: decision, subject: request.subject) { fedBack.append(entry) }
+                if let entry = Self.historyEntry(for: decision, subject: decision.subject ?? request.subject) { fedBack.append(entry) }
             }
         }
         return PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions)
