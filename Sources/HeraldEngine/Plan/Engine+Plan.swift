@@ -108,6 +108,7 @@ extension Engine {
         decision.deliverAt = flushAt
         decision.batch = nil
         decision.cap = nil
+        decision.key = batchKey
         if members.count == 1 {
             decision.trace = [TraceStep(stage: .batching, outcome: .pass, detail: "flushed `\(batchKey)` with its only member")]
             return decision
@@ -149,20 +150,27 @@ extension Engine {
     /// the same key at the same instant, else cancelled; every delivery without a kept entry
     /// is added. Applying the result (keep + add) and reconciling again gives no change.
     public func reconcile(_ plan: Plan, pending: [HistoryEntry]) -> Reconciliation {
-        var wanted: [String: Int] = [:]
-        for d in plan.deliveries { if let key = d.key, let at = d.deliverAt { wanted[key] = at } }
+        struct Slot: Hashable { var key: String; var at: Int }
+        var wanted: [Slot: Int] = [:]
+        for d in plan.deliveries { if let key = d.key, let at = d.deliverAt { wanted[Slot(key: key, at: at), default: 0] += 1 } }
         var keep: [HistoryEntry] = []
         var cancel: [HistoryEntry] = []
-        var kept: Set<String> = []
+        var kept: [Slot: Int] = [:]
         for entry in pending where entry.status == .scheduled {
-            if wanted[entry.key] == entry.deliverAt, !kept.contains(entry.key) {
+            let slot = Slot(key: entry.key, at: entry.deliverAt)
+            if kept[slot, default: 0] < wanted[slot, default: 0] {
                 keep.append(entry)
-                kept.insert(entry.key)
+                kept[slot, default: 0] += 1
             } else {
                 cancel.append(entry)
             }
         }
-        let add = plan.deliveries.filter { d in d.key.map { !kept.contains($0) } ?? false }
+        var add: [Decision] = []
+        for d in plan.deliveries {
+            guard let key = d.key, let at = d.deliverAt else { continue }
+            let slot = Slot(key: key, at: at)
+            if kept[slot, default: 0] > 0 { kept[slot]! -= 1 } else { add.append(d) }
+        }
         return Reconciliation(add: add, keep: keep, cancel: cancel)
     }
 }
