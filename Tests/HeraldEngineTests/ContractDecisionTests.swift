@@ -4,7 +4,7 @@ import HeraldEngine
 @Suite struct ContractDecisionTests {
     static let policy = Decision.Policy(name: "handz-default", digest: "sha256:9f2c41d0")
 
-    /// The scheduled decision of `docs/decisions-contract.md`.
+    /// The scheduled decision of `docs/decisions.md`.
     static let scheduled = Decision(
         action: .schedule, reason: "reminder_time", deliverAt: 1_772_992_800, utcOffset: 3600,
         type: "N-MAINT-DUE-TODAY", category: "maintenance", channel: "local",
@@ -85,7 +85,7 @@ import HeraldEngine
         """)
     }
 
-    /// The suppressed decision of `docs/decisions-contract.md`.
+    /// The suppressed decision of `docs/decisions.md`.
     static let suppressed = Decision(
         action: .suppress, reason: "rate_limited", deliverAt: 1_772_992_800, type: "N-MAINT-DUE-TODAY",
         category: "maintenance", rule: Decision.Rule(id: "global-hard", source: "policies/handz/caps.yaml:2:5"),

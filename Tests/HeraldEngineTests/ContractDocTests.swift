@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import HeraldEngine
 
-/// Keeps the examples in `docs/decisions-contract.md` in step with the code.
+/// Keeps the examples in `docs/decisions.md` in step with the code.
 @Suite struct ContractDocTests {
     static func jsonBlocks() throws -> [String] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let text = try String(contentsOf: root.appendingPathComponent("docs/decisions-contract.md"), encoding: .utf8)
+        let text = try String(contentsOf: root.appendingPathComponent("docs/decisions.md"), encoding: .utf8)
         var blocks: [String] = []
         var current: [Substring]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

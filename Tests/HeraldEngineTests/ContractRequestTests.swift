@@ -2,7 +2,7 @@ import Testing
 @testable import HeraldEngine
 
 @Suite struct ContractRequestTests {
-    /// The example of `docs/decisions-contract.md`.
+    /// The example of `docs/decisions.md`.
     static let exampleRequest = #"""
     {
       "type": "N-MAINT-DUE-TODAY",

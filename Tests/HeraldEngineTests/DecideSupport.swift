@@ -19,7 +19,11 @@ enum DecideSupport {
         lock.lock()
         defer { lock.unlock() }
         if let engine = cache[name] { return engine }
-        let directory = name.contains("/") ? path(name) : path("Tests/Fixtures/engine/\(name)")
+        // Relative to the repository when the tests run there (`swift test`), so citations
+        // read `catalog/handz/types.yaml:32:15` as in docs/examples.
+        let relative = name.contains("/") ? name : "Tests/Fixtures/engine/\(name)"
+        let atRoot = FileManager.default.currentDirectoryPath == repositoryRoot.path
+        let directory = atRoot ? relative : path(relative)
         let result = Validator.validate(directory)
         guard let bundle = result.bundle else {
             fatalError("test bundle \(name) does not validate:\n\(result.diagnostics.items.map(\.description).joined(separator: "\n"))")

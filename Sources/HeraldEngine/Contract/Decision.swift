@@ -1,6 +1,6 @@
 /// The engine's answer for one request: what to do, why, and the trace of how it got there.
 ///
-/// `json()` renders it in the contract's shape (see `docs/decisions-contract.md`); equal
+/// `json()` renders it in the contract's shape (see `docs/decisions.md`); equal
 /// decisions give byte-identical text.
 public struct Decision: Sendable, Equatable {
     public enum Action: String, Sendable, Hashable, CaseIterable {

@@ -2,7 +2,7 @@ import HeraldSyntax
 
 /// What a caller asks the engine to decide: one notification trigger for one user, with the
 /// user's preferences, state and history (the `decide` request of the JSON contract; see
-/// `docs/decisions-contract.md`).
+/// `docs/decisions.md`).
 public struct DecisionRequest: Sendable, Equatable {
     /// The notification type id (`N-MAINT-DUE-TODAY`).
     public var type: String

@@ -102,7 +102,8 @@ extension DecisionRun {
     /// The local wall clock of an instant with its date: `2026-03-08 19:00`.
     func localClock(_ instant: Int) -> String {
         let local = zone.localDateTime(of: instant)
-        return "\(local.civilDate) \(Self.clock(local.secondOfDay))"
+        let seconds = local.second == 0 ? "" : (local.second < 10 ? ":0" : ":") + "\(local.second)"
+        return "\(local.civilDate) \(Self.clock(local.secondOfDay))" + seconds
     }
 
     /// `HH:MM` for seconds since midnight.

@@ -17,6 +17,12 @@ extension Engine {
     ///   decision `missing_data`.
     /// - Complexity: O(h log h) for h history entries (the ledger index), then O(log h) per cap.
     public func decide(_ request: DecisionRequest, now: Int) -> Result<Decision, RequestErrors> {
+        decideWithSubject(request, now: now).map(\.decision)
+    }
+
+    /// `decide`, also returning the subject the decision counted by (the type's `subject`
+    /// template, else the request's), which a plan feeds back into the ledger.
+    func decideWithSubject(_ request: DecisionRequest, now: Int) -> Result<(decision: Decision, subject: String?), RequestErrors> {
         guard let table = tables[request.type] else {
             var message = "unknown type `\(request.type)`"
             if let close = Suggestions.closest(to: request.type, in: bundle.types.names) { message += "; did you mean `\(close)`?" }
@@ -36,7 +42,7 @@ extension Engine {
             context.subject = rendered.isEmpty ? request.subject : rendered
         }
         var run = DecisionRun(engine: self, table: table, context: context)
-        return .success(run.execute())
+        return .success((run.execute(), context.subject))
     }
 }
 

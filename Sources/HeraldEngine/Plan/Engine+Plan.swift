@@ -1,0 +1,177 @@
+import HeraldPolicy
+
+/// A set of notifications decided together (`Engine.plan`).
+public struct Plan: Sendable, Equatable {
+    /// One decision per candidate, in the candidates' order. Members of a batch that formed
+    /// in the plan are `batch` decisions, including a member first scheduled alone.
+    public var decisions: [Decision]
+    /// One combined notification per batch or digest key (`flush`), ordered by key.
+    public var batches: [Decision]
+    /// What to deliver within the horizon: scheduled decisions and flushed batches, by
+    /// delivery instant then key.
+    public var deliveries: [Decision]
+
+    /// `{ "decisions": [...], "batches": [...], "deliveries": [{ "key", "type", "deliverAt" }] }`.
+    public func json() -> JSON {
+        [
+            "decisions": .array(decisions.map { $0.json() }),
+            "batches": .array(batches.map { $0.json() }),
+            "deliveries": .array(deliveries.map { d in
+                ["key": .string(d.key ?? ""), "type": .string(d.type),
+                 "deliverAt": .string(ContractTime.format(d.deliverAt ?? 0))]
+            }),
+        ]
+    }
+}
+
+/// What to change so the pending notifications match a plan (`Engine.reconcile`).
+public struct Reconciliation: Sendable, Equatable {
+    /// Deliveries of the plan that are not pending yet.
+    public var add: [Decision]
+    /// Pending entries the plan still wants, unchanged.
+    public var keep: [HistoryEntry]
+    /// Pending entries the plan no longer wants (or wants at another time).
+    public var cancel: [HistoryEntry]
+
+    public var isEmpty: Bool { add.isEmpty && cancel.isEmpty }
+}
+
+extension Engine {
+    /// Decides a set of candidates together, so higher priorities keep capacity and batches
+    /// form from all members.
+    ///
+    /// Candidates are decided in priority order (the type's `priority`, else its rank in
+    /// `priorities`; ties by trigger instant, then by position), each with its own request
+    /// plus every earlier scheduled or batched decision of the plan fed back as a `scheduled`
+    /// history entry. Deliveries after `now + horizon` are left out of `deliveries`.
+    /// - Returns: the plan, or every problem with the candidates (`candidates[i].…` paths).
+    public func plan(_ candidates: [DecisionRequest], now: Int, horizon: Int) -> Result<Plan, RequestErrors> {
+        let order = candidates.indices.sorted { a, b in
+            let pa = tables[candidates[a].type]?.priority ?? 0, pb = tables[candidates[b].type]?.priority ?? 0
+            if pa != pb { return pa > pb }
+            if candidates[a].at != candidates[b].at { return candidates[a].at < candidates[b].at }
+            return a < b
+        }
+        var fed: [HistoryEntry] = []
+        var decisions = [Decision?](repeating: nil, count: candidates.count)
+        var errors: [RequestError] = []
+        for index in order {
+            var request = candidates[index]
+            request.history += fed
+            switch decideWithSubject(request, now: now) {
+            case .failure(let problems):
+                errors += problems.errors.map { RequestError(path: "candidates[\(index)].\($0.path)", message: $0.message) }
+            case .success(let (decision, subject)):
+                decisions[index] = decision
+                if decision.action != .suppress, let key = decision.key, let at = decision.deliverAt {
+                    fed.append(HistoryEntry(key: key, type: decision.type, subject: subject,
+                                            channel: decision.channel, deliverAt: at, status: .scheduled,
+                                            batchKey: decision.batch?.key))
+                }
+            }
+        }
+        guard errors.isEmpty else { return .failure(RequestErrors(errors.sorted { $0.path < $1.path })) }
+        var result = decisions.compactMap { $0 }
+        // A member scheduled alone at a batch's start joins the batch that formed around it.
+        for batch in Set(result.compactMap { $0.batch?.key }).sorted() {
+            guard let sample = result.first(where: { $0.batch?.key == batch })?.batch,
+                  let group = bundle.batching[sample.group] else { continue }
+            for i in result.indices where result[i].action == .schedule && result[i].batch == nil
+                && group.members.contains(result[i].type) && batch.hasSuffix(":" + ContractTime.format(result[i].deliverAt ?? 0)) {
+                result[i].action = .batch
+                result[i].reason = "batched"
+                result[i].batch = sample
+                result[i].deliverAt = sample.flushAt
+            }
+        }
+        var batches: [Decision] = []
+        for key in Set(result.compactMap { $0.batch?.key }).sorted() {
+            if let flushed = flush(key, members: result.filter { $0.batch?.key == key }) { batches.append(flushed) }
+        }
+        let limit = now.addingReportingOverflow(horizon).overflow ? Int.max : now + horizon
+        let deliveries = (result.filter { $0.action == .schedule } + batches)
+            .filter { ($0.deliverAt ?? Int.max) <= limit }
+            .sorted { ($0.deliverAt ?? 0, $0.key ?? "") < ($1.deliverAt ?? 0, $1.key ?? "") }
+        return .success(Plan(decisions: result, batches: batches, deliveries: deliveries))
+    }
+
+    /// One notification for a batch or digest: with one member, that member's own
+    /// notification; with more, the group's copy and link (`{count}` members, `{first}` the
+    /// first member's body), delivered at the batch's flush time under the batch key.
+    /// - Returns: nil when `members` is empty.
+    public func flush(_ batchKey: String, members: [Decision]) -> Decision? {
+        guard let first = members.first else { return nil }
+        let flushAt = first.batch?.flushAt ?? first.deliverAt ?? 0
+        var decision = first
+        decision.action = .schedule
+        decision.reason = "batched"
+        decision.deliverAt = flushAt
+        decision.batch = nil
+        decision.cap = nil
+        if members.count == 1 {
+            decision.trace = [TraceStep(stage: .batching, outcome: .pass, detail: "flushed `\(batchKey)` with its only member")]
+            return decision
+        }
+        let groupName = first.batch?.group ?? ""
+        let copy: Copy?
+        let link: Link?
+        let span: String?
+        if let group = bundle.batching[groupName] {
+            (copy, link, span) = (group.copy, group.link, group.span.citation)
+        } else if let digest = bundle.digests[groupName] {
+            (copy, link, span) = (digest.copy, digest.link, digest.span.citation)
+        } else {
+            (copy, link, span) = (nil, nil, nil)
+        }
+        let values: [String: Value] = [
+            "count": .int(members.count), "first": .string(first.notification?.body ?? ""),
+            "type": .string(first.type), "subject": .string(batchKey),
+        ]
+        var n = Decision.Notification()
+        n.title = copy?.title?.render(values)
+        n.body = copy?.body?.render(values) ?? "\(members.count) notifications"
+        n.lockscreen = copy?.lockscreen?.render(values) ?? n.body
+        n.link = renderLink(link, values: values)
+        n.threadId = groupName
+        n.interruptionLevel = Interruption.active.rawValue
+        n.badge = members.compactMap { $0.notification?.badge }.last
+        decision.notification = n
+        decision.key = batchKey
+        decision.rule = span.map { Decision.Rule(id: "batching.\(groupName)", source: $0) }
+        decision.trace = [TraceStep(stage: .batching, outcome: .pass, rule: "batching.\(groupName)", source: span,
+                                    detail: "flushed `\(batchKey)` with \(members.count) members")]
+        return decision
+    }
+
+    /// What to add, keep and cancel so the pending notifications match `plan`.
+    ///
+    /// Pending entries are those with status `scheduled`; one is kept when the plan delivers
+    /// the same key at the same instant, else cancelled; every delivery without a kept entry
+    /// is added. Applying the result (keep + add) and reconciling again gives no change.
+    public func reconcile(_ plan: Plan, pending: [HistoryEntry]) -> Reconciliation {
+        var wanted: [String: Int] = [:]
+        for d in plan.deliveries { if let key = d.key, let at = d.deliverAt { wanted[key] = at } }
+        var keep: [HistoryEntry] = []
+        var cancel: [HistoryEntry] = []
+        var kept: Set<String> = []
+        for entry in pending where entry.status == .scheduled {
+            if wanted[entry.key] == entry.deliverAt, !kept.contains(entry.key) {
+                keep.append(entry)
+                kept.insert(entry.key)
+            } else {
+                cancel.append(entry)
+            }
+        }
+        let add = plan.deliveries.filter { d in d.key.map { !kept.contains($0) } ?? false }
+        return Reconciliation(add: add, keep: keep, cancel: cancel)
+    }
+}
+
+extension Decision {
+    /// The decision as a `scheduled` ledger entry (what a caller stores after acting on it).
+    public func historyEntry(subject: String? = nil) -> HistoryEntry? {
+        guard action != .suppress, let key, let deliverAt else { return nil }
+        return HistoryEntry(key: key, type: type, subject: subject, channel: channel, deliverAt: deliverAt,
+                            status: .scheduled, batchKey: batch?.key)
+    }
+}

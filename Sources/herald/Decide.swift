@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import HeraldEngine
+import HeraldPolicy
+import HeraldSyntax
+
+/// `herald decide <policy-dir> --request <file|->`: one decision as JSON.
+struct Decide: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decide one notification request and print the decision as JSON.",
+        discussion: """
+            The request is the JSON of docs/decisions.md; `-` reads it from standard input.
+            Exit codes: 0 decided, 1 the policy is invalid or the request is bad, 64 bad usage.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The policy directory (policies/<app>).", valueName: "policy-dir"))
+    var policyDirectory: String
+
+    @Option(help: ArgumentHelp("The request JSON file, or `-` for standard input.", valueName: "file|-"))
+    var request: String
+
+    @Flag(help: "Print compact JSON on one line.")
+    var compact = false
+
+    func run() throws {
+        let loaded = try DecisionInput.load(policyDirectory)
+        let text = try DecisionInput.read(request)
+        let decision = try DecisionInput.decide(text, engine: loaded.engine)
+        print(decision.json().serialized(pretty: !compact))
+    }
+}
+
+/// What `decide`, `explain` and `plan` share: loading the policy and the request.
+enum DecisionInput {
+    struct Loaded {
+        var engine: Engine
+        var sources: [String: SourceFile]
+    }
+
+    /// Validates and compiles the policy; on errors prints them to standard error and exits 1.
+    static func load(_ directory: String) throws -> Loaded {
+        guard Terminal.isDirectory(directory) else {
+            throw ValidationError("`\(directory)` is not a policy directory")
+        }
+        let result = Validator.validate(directory, lints: false)
+        guard let bundle = result.bundle else {
+            let renderer = DiagnosticRenderer(format: .text, color: false)
+            let errors = result.diagnostics.items.filter { $0.severity == .error }
+            FileHandle.standardError.write(Data((renderer.render(errors, sources: result.sources) + "\n").utf8))
+            throw ExitCode(1)
+        }
+        return Loaded(engine: Engine(bundle: bundle), sources: result.sources)
+    }
+
+    /// The request text from a file or standard input (`-`).
+    static func read(_ path: String) throws -> String {
+        let data: Data?
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            data = FileManager.default.contents(atPath: path)
+        }
+        guard let data else { throw ValidationError("cannot read request file `\(path)`") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Parses and decides; request problems go to standard error, one per line, exit 1.
+    static func decide(_ text: String, engine: Engine) throws -> Decision {
+        let request: DecisionRequest
+        do {
+            request = try DecisionRequest.parse(text)
+        } catch {
+            try fail(error)
+        }
+        switch engine.decide(request, now: request.now) {
+        case .success(let decision): return decision
+        case .failure(let errors): try fail(errors)
+        }
+    }
+
+    /// Prints every request problem to standard error, one per line, and exits 1.
+    static func fail(_ errors: RequestErrors) throws -> Never {
+        FileHandle.standardError.write(Data((message(errors) + "\n").utf8))
+        throw ExitCode(1)
+    }
+
+    /// `error: request: <path>: <message>` lines.
+    static func message(_ errors: RequestErrors) -> String {
+        errors.errors.map { "error: request: \($0.path): \($0.message)" }.joined(separator: "\n")
+    }
+
+    /// One line of a source the validator read.
+    static func sourceLine(_ sources: [String: SourceFile]) -> Explanation.SourceLines {
+        { path, line in
+            guard let file = sources[path], line >= 1, line <= file.lineStarts.count else { return nil }
+            return file.lineText(line)
+        }
+    }
+}

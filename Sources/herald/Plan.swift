@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import HeraldEngine
+
+/// `herald plan <policy-dir> --request <file|->`: decide a set of candidates together.
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Plan a set of notification candidates together and print the plan as JSON.",
+        discussion: """
+            The request holds the user's context once and `candidates` (type, at, params, subject), \
+            plus `horizon` (default 7d); see docs/decisions.md.
+            Exit codes: 0 planned, 1 the policy is invalid or the request is bad, 64 bad usage.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The policy directory (policies/<app>).", valueName: "policy-dir"))
+    var policyDirectory: String
+
+    @Option(help: ArgumentHelp("The plan request JSON file, or `-` for standard input.", valueName: "file|-"))
+    var request: String
+
+    @Flag(help: "Print compact JSON on one line.")
+    var compact = false
+
+    func run() throws {
+        let loaded = try DecisionInput.load(policyDirectory)
+        let text = try DecisionInput.read(request)
+        let planRequest: PlanRequest
+        do {
+            planRequest = try PlanRequest.parse(text)
+        } catch {
+            try DecisionInput.fail(error)
+        }
+        switch loaded.engine.plan(planRequest.candidates, now: planRequest.now, horizon: planRequest.horizon) {
+        case .success(let plan): print(plan.json().serialized(pretty: !compact))
+        case .failure(let errors): try DecisionInput.fail(errors)
+        }
+    }
+}

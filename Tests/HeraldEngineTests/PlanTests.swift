@@ -1,0 +1,77 @@
+import HeraldEngine
+import Testing
+
+@Suite struct PlanTests {
+    typealias S = DecideSupport
+
+    @Test func priorityKeepsCapacity() throws {
+        let engine = S.engine("plan")
+        let promo = S.request("promo", user: ["id": "u1"], state: [:], params: ["id": "p1"])
+        let alert = S.request("alert", at: "2026-03-10T15:00:00Z", now: S.t0, user: ["id": "u1"], state: [:], params: ["id": "a1"])
+        let plan = try engine.plan([promo, alert], now: S.instant(S.t0), horizon: 86_400).get()
+        #expect(plan.decisions.map(\.type) == ["promo", "alert"])
+        #expect(plan.decisions[0].reason == "rate_limited")
+        #expect(plan.decisions[1].action == .schedule)
+        #expect(plan.deliveries.map(\.type) == ["alert"])
+    }
+
+    @Test func batchesFormFromAllMembers() throws {
+        let engine = S.engine()
+        let plan = try engine.plan([S.request("tip"), S.request("tip2")], now: S.instant(S.t0), horizon: 86_400).get()
+        #expect(plan.decisions.allSatisfy { $0.action == .batch })
+        #expect(Set(plan.decisions.compactMap { $0.batch?.key }) == ["tips:u1:2026-03-10T12:00:00Z"])
+        #expect(plan.batches.count == 1)
+        let flushed = try #require(plan.batches.first)
+        #expect(flushed.notification?.body == "2 tips are waiting.")
+        #expect(flushed.notification?.link == "demo://home")
+        #expect(flushed.deliverAt == S.instant("2026-03-10T12:15:00Z"))
+        #expect(flushed.key == "tips:u1:2026-03-10T12:00:00Z")
+    }
+
+    @Test func flushAloneRendersTheMembersOwnNotification() throws {
+        let engine = S.engine()
+        let member = S.decide(S.request("tip2", history: [S.entry("tip", at: "2026-03-10T11:55:00Z", status: "scheduled")]))
+        let flushed = try #require(engine.flush(member.batch!.key, members: [member]))
+        #expect(flushed.notification?.body == "Another tip.")
+        #expect(flushed.action == .schedule)
+        #expect(engine.flush("x", members: []) == nil)
+    }
+
+    @Test func horizonLimitsDeliveries() throws {
+        let engine = S.engine()
+        let later = S.request("morning")  // 09:00 tomorrow
+        let plan = try engine.plan([later], now: S.instant(S.t0), horizon: 3600).get()
+        #expect(plan.decisions.count == 1 && plan.deliveries.isEmpty)
+    }
+
+    @Test func reconcileAddsKeepsCancels() throws {
+        let engine = S.engine()
+        let plan = try engine.plan([S.request("otp"), S.request("morning")], now: S.instant(S.t0), horizon: 7 * 86_400).get()
+        let stale = HistoryEntry(key: "old", type: "otp", deliverAt: 5, status: .scheduled)
+        let first = engine.reconcile(plan, pending: [stale])
+        #expect(first.cancel == [stale] && first.add.count == 2 && first.keep.isEmpty)
+        let pending = first.keep + first.add.compactMap { $0.historyEntry() }
+        let second = engine.reconcile(plan, pending: pending)
+        #expect(second.isEmpty && second.keep.count == 2)
+        let moved = pending.map { e in var e = e; e.deliverAt += 60; return e }
+        let third = engine.reconcile(plan, pending: moved)
+        #expect(third.cancel.count == 2 && third.add.count == 2)
+    }
+
+    @Test func planRequestJSON() throws {
+        let text = """
+        { "now": "2026-03-10T12:00:00Z", "horizon": "2d", "user": { "id": "u1" }, "prefs": { "timezone": "UTC" },
+          "candidates": [ { "type": "alert", "at": "2026-03-10T12:00:00Z", "params": { "id": "a" } },
+                          { "type": "promo", "at": "2026-03-10T12:00:00Z", "params": { "id": "p" } } ] }
+        """
+        let request = try PlanRequest.parse(text)
+        #expect(request.candidates.count == 2 && request.horizon == 172_800)
+        let bad = #"{ "now": "2026-03-10T12:00:00Z", "user": { "id": "u1" }, "candidates": [ { "type": "alert", "at": "soon", "colour": 1 } ] }"#
+        #expect(throws: RequestErrors.self) { try PlanRequest.parse(bad) }
+        do {
+            _ = try PlanRequest.parse(bad)
+        } catch {
+            #expect(error.paths == ["candidates[0].colour", "candidates[0].at"])
+        }
+    }
+}
