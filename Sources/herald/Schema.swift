@@ -11,6 +11,18 @@ struct Schema: ParsableCommand {
     @Option(name: [.short, .long], help: "Write the schema to this file instead of standard output.")
     var output: String?
 
+    func validate() throws {
+        guard let output else { return }
+        let slash = output.lastIndex(of: "/")
+        let parent = slash.map { $0 == output.startIndex ? "/" : String(output[..<$0]) } ?? "."
+        if !Terminal.isDirectory(parent) {
+            throw ValidationError("cannot write `\(output)`: `\(parent)` is not a directory")
+        }
+        if Terminal.isDirectory(output) {
+            throw ValidationError("cannot write `\(output)`: it is a directory")
+        }
+    }
+
     func run() throws {
         let text = JSONSchemaGenerator.schemaText()
         guard let output else {

@@ -10,13 +10,13 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check policy bundles and report every problem.",
         discussion: """
-            Each directory is a policy directory (policies/<app>, which pulls in its catalog) \
-            or a directory holding both catalog and policy sections.
+            Each path is a policy directory (policies/<app>, which pulls in its catalog), \
+            a directory holding both catalog and policy sections, or a single .yaml file.
             Exit codes: 0 valid, 1 invalid (errors, or warnings with --strict), 64 bad usage.
             """
     )
 
-    @Argument(help: ArgumentHelp("Bundle directories to validate.", valueName: "dir"))
+    @Argument(help: ArgumentHelp("Bundle directories (or single .yaml files) to validate.", valueName: "dir"))
     var directories: [String] = []
 
     @Option(help: "Output format.")
@@ -36,10 +36,15 @@ struct Validate: ParsableCommand {
             if !Terminal.exists(directory) {
                 throw ValidationError("`\(directory)` does not exist")
             }
-            if !Terminal.isDirectory(directory) {
-                throw ValidationError("`\(directory)` is not a directory; give a bundle directory")
+            if !Terminal.isDirectory(directory), !Self.isYAMLFile(directory) {
+                throw ValidationError("`\(directory)` is neither a directory nor a `.yaml` file; give a bundle directory")
             }
         }
+    }
+
+    /// A single bundle file may be validated on its own (docs/language.md).
+    static func isYAMLFile(_ path: String) -> Bool {
+        path.hasSuffix(".yaml") || path.hasSuffix(".yml")
     }
 
     func run() throws {

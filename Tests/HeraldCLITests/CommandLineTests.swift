@@ -44,14 +44,24 @@ import Testing
         #expect(!result.stderr.isEmpty)
     }
 
-    @Test func aFileIsNotABundleDirectory() throws {
+    @Test func aFileThatIsNotYAMLIsBadUsage() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("bundle.yaml")
+        let file = directory.appendingPathComponent("bundle.txt")
         try Self.validBundle.write(to: file, atomically: true, encoding: .utf8)
         let result = try Self.run(["validate", file.path])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("is not a directory"))
+        #expect(result.stderr.contains("is neither a directory nor a `.yaml` file"))
+    }
+
+    /// docs/language.md: "a single `.yaml` file may be validated on its own".
+    @Test func aSingleYAMLFileValidates() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.validBundle.write(to: directory.appendingPathComponent("bundle.yaml"), atomically: true, encoding: .utf8)
+        let result = try Self.run(["validate", "--no-color", "bundle.yaml"], in: directory.path)
+        #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(result.stdout.hasPrefix("ok: bundle.yaml (1 file, 0 warnings)"))
     }
 
     @Test func missingPathMessageNamesThePath() throws {

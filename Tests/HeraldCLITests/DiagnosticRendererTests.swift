@@ -125,6 +125,7 @@ import Testing
         let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
         #expect(driver["name"] as? String == "herald")
         #expect(driver["informationUri"] is String)
+        #expect(run["columnKind"] as? String == "unicodeCodePoints", "columns count Unicode scalars, not UTF-16 units")
         let rules = try #require(driver["rules"] as? [[String: Any]])
         #expect(rules.count == DiagnosticCode.all.count)
         let result = try #require((run["results"] as? [[String: Any]])?.first)

@@ -19,24 +19,35 @@ extension JSONSchemaGenerator {
             ("intExpression", anyOf([ref("expression"), object([("type", .string("integer"))])], "An int expression, or a literal int.")),
             ("template", string("A copy template: `{param}`, `{n, plural, one {# item} other {# items}}`, `{k, select, a {…} other {…}}`; `'{'` escapes a brace.")),
             ("valueType", string("A value type: `bool`, `int`, `string`, `duration`, `instant`, `time`, `date`, `weekday`, `enum(a, b)`, `list<T>`; `T?` is optional.", pattern: valueTypePattern)),
-            ("field", anyOf([
-                ref("valueType"),
-                record([
-                    ("type", ref("valueType")),
-                    ("description", string("Documentation only.")),
-                ], required: ["type"], description: "The long form of a field."),
-                ref("fields"),
-            ], "A field of the state or user schema: a type, the long form `{ type, description }`, or a nested object.")),
-            ("fields", map(ref("field"), "An object of the state or user schema: field name → field.")),
-            ("param", anyOf([
-                ref("valueType"),
-                record([
-                    ("type", ref("valueType")),
-                    ("sensitive", boolean("Data that must not reach the lock screen (a type using it in copy needs `lockscreen`).")),
-                    ("description", string("Documentation only.")),
-                ], required: ["type"], description: "The long form of a parameter."),
-            ], "A parameter: a type, or `{ type, sensitive, description }`.")),
-            ("params", map(ref("param"), "Parameters: name → type.")),
+            ("fieldName", string("A field or param name, usable in expressions: a letter or `_`, then letters, digits and `_`.", pattern: fieldNamePattern)),
+            ("schemaField", record([
+                ("type", ref("valueType", "The field's type.")),
+                ("description", string("Documentation only.")),
+            ], required: ["type"], description: "The long form of a state or user field.")),
+            ("field", object([
+                ("description", .string("A field of the state or user schema: a type, the long form `{ type, description }` (any mapping whose `type` is text), or a nested object.")),
+                ("if", object([
+                    ("type", .string("object")),
+                    ("properties", object([("type", object([("type", .string("string"))]))])),
+                    ("required", .array([.string("type")])),
+                ])),
+                ("then", ref("schemaField")),
+                ("else", anyOf([ref("valueType"), ref("fields")])),
+            ])),
+            ("fields", map(ref("field"), "An object of the state or user schema: field name → field.", names: "fieldName")),
+            ("param", record([
+                ("type", ref("valueType", "The param's type.")),
+                ("sensitive", boolean("Data that must not reach the lock screen (a type using it in copy needs `lockscreen`).")),
+                ("description", string("Documentation only.")),
+            ], required: ["type"], description: "The long form of a type's param.")),
+            ("params", map(anyOf([ref("valueType"), ref("param")], "A param: a type, or `{ type, sensitive, description }`."),
+                           "The trigger's parameters: name → type.", names: "fieldName")),
+            ("routeParam", record([
+                ("type", ref("valueType", "The param's type.")),
+                ("description", string("Documentation only.")),
+            ], required: ["type"], description: "The long form of a route param.")),
+            ("routeParams", map(anyOf([ref("valueType"), ref("routeParam")], "A route param: a type, or `{ type, description }`."),
+                                "The route's params: name → type; every one must appear in `url`.", names: "fieldName")),
             ("copy", record([
                 ("title", ref("template", "The title.")),
                 ("subtitle", ref("template", "The subtitle.")),
@@ -52,13 +63,13 @@ extension JSONSchemaGenerator {
                 ("additionalProperties", object([("type", .array([.string("string"), .string("integer"), .string("boolean")]))])),
             ])),
             ("cap", record([
-                ("id", ref("identifier", "Named in decisions (`cap`) and traces; defaults to `<section>#<n>`.")),
+                ("id", ref("identifier", "Named in decisions (`cap`) and traces; unique in the bundle; defaults to `caps[<n>]` (policy) or `<type>.caps[<n>]` (a type's), 0-based.")),
                 ("scope", enumeration(["global", "category", "type", "channel", "subject"], "What is counted together (`type` inside a type, else `global`).")),
                 ("match", ref("names", "Type, category or channel names the cap applies to and counts (default all).")),
                 ("only", ref("names", "Type or category names the cap applies to; it still counts all of its scope.")),
                 ("max", anyOf([object([("type", .string("integer")), ("minimum", .int(0))]), ref("expression")], "How many (an int, or an int expression over `prefs.*`/`user.*`); required unless `cooldown`.")),
                 ("per", anyOf([
-                    enumeration(["day", "week", "calendar_week", "month", "lifetime"]),
+                    enumeration(LanguageKeys.capWindows),
                     ref("duration"),
                 ], "The window: `day` (the user's local day), `week` (the day and the six before), `calendar_week`, `month`, `lifetime`, or a duration.")),
                 ("cooldown", ref("duration", "At least this long since the last one in scope.")),
@@ -66,48 +77,88 @@ extension JSONSchemaGenerator {
                 ("exempt", ref("names", "Type or category names never limited by this cap.")),
                 ("counts", list(enumeration(["scheduled", "delivered", "opened", "dismissed", "cancelled"]), "Which history statuses count (default scheduled, delivered, opened, dismissed).")),
             ], description: "A cap: how many notifications of its scope may be delivered in a window.", extra: [
+                ("dependentRequired", object([
+                    ("max", .array([.string("per")])),
+                    ("per", .array([.string("max")])),
+                ])),
                 ("anyOf", .array([
                     object([("required", .array([.string("cooldown")]))]),
                     object([("required", .array([.string("max"), .string("per")]))]),
                 ])),
             ])),
-            ("caps", list(ref("cap"), "Caps.")),
+            ("caps", list(ref("cap"), "Caps, in order.")),
             ("cooldown", record([
-                ("id", ref("identifier", "Named in decisions and traces.")),
-                ("scope", enumeration(["global", "category", "type", "channel", "subject"], "What is counted together.")),
+                ("id", ref("identifier", "Named in decisions and traces; defaults to `cooldowns[<n>]` (0-based).")),
+                ("scope", enumeration(["global", "category", "type", "channel", "subject"], "What is counted together (default `global`).")),
                 ("match", ref("names", "Which notifications the cooldown applies to.")),
                 ("cooldown", ref("duration", "At least this long since the last one in scope.")),
             ], required: ["cooldown"], description: "A cap with only `cooldown`.")),
-            ("suppressRule", record([
-                ("id", ref("identifier", "Named in decisions and traces.")),
-                ("match", ref("names", "Types or categories the rule applies to (policy rules; default all).")),
-                ("when", ref("boolExpression", "Suppress when this is true.")),
-                ("reason", ref("identifier", "A built-in reason or one declared in `reasons`.")),
-            ], required: ["when", "reason"], description: "A suppression rule; the first true one suppresses with its reason.")),
-            ("suppressRules", list(ref("suppressRule"), "Suppression rules, evaluated in order.")),
+            ("typeSuppressRule", record([
+                ("id", ref("identifier", "Named in decisions and traces; defaults to `<type>.suppress[<n>]` (0-based).")),
+                ("when", ref("boolExpression", "Suppress when this is true (required).")),
+                ("reason", ref("identifier", "A built-in reason or one declared in `reasons` (required).")),
+            ], required: ["when", "reason"], description: "A type's suppression rule; the first true one suppresses with its reason.")),
+            ("policySuppressRule", record([
+                ("id", ref("identifier", "Named in decisions and traces; defaults to `suppress[<n>]` (0-based).")),
+                ("match", ref("names", "Types or categories the rule applies to (default all).")),
+                ("when", ref("boolExpression", "Suppress when this is true (required).")),
+                ("reason", ref("identifier", "A built-in reason or one declared in `reasons` (required).")),
+            ], required: ["when", "reason"], description: "A policy-wide suppression rule, evaluated after the type's own.")),
+            ("timing", record([
+                ("at", string("When it is due: `immediate` (default), `reminder_time`, `local(\"09:00\")`, `param(name)` (an instant param), `state(path)` (an instant state field).", pattern: timingAtPattern)),
+                ("offset", ref("signedDuration", "Added to the aligned instant; may be negative (default `0s`).")),
+                ("trainingDays", boolean("Prefer the user's next training day at reminder time (default false).")),
+                ("expires", ref("duration", "`expired` if deferral pushes delivery past trigger + this (default never).")),
+                ("quietHours", enumeration(["defer", "bypass", "suppress"], "This type's treatment of quiet hours, overriding the policy's.")),
+            ], description: "When the type is due (default `{ at: immediate }`).")),
+            ("typeDedupe", record([
+                ("key", ref("template", "The dedupe key.")),
+                ("window", ref("duration", "`duplicate` for the same key within this window.")),
+            ], description: "A type's deduplication.")),
+            ("quietHoursWindow", record([
+                ("start", ref("timeOfDay", "Start of quiet hours.")),
+                ("end", ref("timeOfDay", "End of quiet hours.")),
+            ], required: ["start", "end"], description: "A quiet-hours window (local times of day).")),
         ]
     }
 
     // MARK: - Catalog sections
 
+    /// The top-level catalog properties, in docs/language.md's order.
     static var catalogSections: [(String, JSONOutput)] {
         [
+            ("app", ref("app", "The app the catalog describes.")),
+            ("channels", map(ref("channel"), "How a notification can reach the user: channel name → channel.")),
+            ("categories", map(ref("category"), "User-visible toggle groups: category name → category.")),
+            ("state", ref("fields", "The schema of the caller-supplied user state.")),
+            ("user", ref("fields", "The schema of the caller-supplied user record.")),
+            ("reasons", map(anyOf([string("Short form: the description."), ref("reason")], "A suppression reason: its description, or `{ description }`."),
+                            "The catalog's own suppression reason codes, added to the built-in set.")),
+            ("routes", map(ref("route"), "Typed deep-link templates: route name → route.")),
+            ("badge", ref("intExpression", "An int expression rendered into `notification.badge` of every decision.")),
+            ("types", map(ref("type"), "Every notification type: Type ID → type.")),
+        ]
+    }
+
+    /// The places of the catalog whose keys are fixed (named as in `LanguageKeys.places`).
+    static var catalogPlaces: [(String, JSONOutput)] {
+        [
             ("app", record([
-                ("name", string("Shown in traces; `policy.name` defaults to it.")),
-                ("scheme", string("The deep-link scheme (`handz` for `handz://…`).", pattern: "^[A-Za-z][A-Za-z0-9+.-]*$")),
+                ("name", string("The app's display name, shown in traces (required).")),
+                ("scheme", string("The deep-link scheme alone (`handz` for `handz://…`; required).", pattern: "^[A-Za-z][A-Za-z0-9+.-]*$")),
             ], required: ["name", "scheme"], description: "The app the catalog describes.")),
-            ("channels", map(record([
-                ("kind", enumeration(["local", "push", "email", "sms", "in_app"], "How the channel delivers.")),
-                ("permission", boolean("Delivery needs OS permission (default true for `local` and `push`).")),
-                ("toggle", boolean("The user has a master toggle for the channel (`prefs.channels.<name>`).")),
+            ("channel", record([
+                ("kind", enumeration(["local", "push", "email", "sms", "in_app"], "How the channel delivers (required).")),
+                ("permission", boolean("Delivery needs OS permission (default true for `local` and `push`, else false).")),
+                ("toggle", boolean("The user has a master toggle for the channel (`prefs.channels.<name>`; default false).")),
                 ("default", boolean("The master toggle's default (default true).")),
-            ], required: ["kind"], description: "A channel."), "How a notification can reach the user: channel name → channel.")),
-            ("categories", map(record([
-                ("title", string("Shown to the user.")),
+            ], required: ["kind"], description: "A channel.")),
+            ("category", record([
+                ("title", string("Shown to the user (required).")),
                 ("default", boolean("On unless the user turns it off (default true).")),
-                ("locked", boolean("Always on; `pausedAll` and `category_off` do not apply unless the policy says so.")),
+                ("locked", boolean("Always on; `pausedAll` and `category_off` do not apply unless the policy says so (default false).")),
                 ("requires", ref("boolExpression", "The category is usable only when true (premium gating).")),
-                ("threadId", ref("template", "Notification grouping; may use `{type}`, `{subject}` and params.")),
+                ("threadId", ref("template", "Notification grouping; may use `{type}`, `{subject}` and params (default the category name).")),
                 ("interruption", ref("interruption", "Default for its types (default `active`).")),
                 ("channels", object([
                     ("type", .string("object")),
@@ -116,39 +167,27 @@ extension JSONSchemaGenerator {
                     ("additionalProperties", object([("type", .string("boolean"))])),
                 ])),
                 ("description", string("Documentation only.")),
-            ], required: ["title"], description: "A category."), "User-visible toggle groups: category name → category.")),
-            ("state", ref("fields", "The schema of the caller-supplied user state.")),
-            ("user", ref("fields", "The schema of the caller-supplied user record.")),
-            ("reasons", map(record([
+            ], required: ["title"], description: "A category.")),
+            ("reason", record([
                 ("description", string("What the reason means.")),
-            ], description: "A suppression reason."), "The catalog's own suppression reason codes, added to the built-in set.")),
-            ("routes", map(record([
-                ("url", string("The URL template: starts with the app's scheme (or `https://`); `{name}` placeholders are params.")),
-                ("params", ref("params", "The route's params; every one must appear in `url`.")),
+            ], description: "A suppression reason.")),
+            ("route", record([
+                ("url", string("The URL template (required): starts with the app's scheme (or `https://`); `{name}` placeholders are params.")),
+                ("params", ref("routeParams", "The route's params; every one must appear in `url`.")),
                 ("description", string("Documentation only.")),
-            ], required: ["url"], description: "A typed deep-link template."), "Typed deep-link templates: route name → route.")),
-            ("badge", ref("intExpression", "An int expression rendered into `notification.badge` of every decision.")),
-            ("types", map(record([
+            ], required: ["url"], description: "A typed deep-link template.")),
+            ("type", record([
                 ("category", ref("identifier", "The type's category (required).")),
                 ("channels", list(ref("identifier"), "Channel names in preference order (required).", minItems: 1)),
                 ("fallback", ref("identifier", "The channel used when permission is denied.")),
                 ("default", boolean("On for users who never chose (default true).")),
                 ("description", string("Documentation only.")),
-                ("params", ref("params", "The trigger's parameters.")),
+                ("params", ref("params", "The trigger's parameters (`type`, `subject` and `localDate` are reserved).")),
                 ("eligible", ref("boolExpression", "`ineligible` when false (default always).")),
-                ("timing", record([
-                    ("at", string("When it is due: `immediate` (default), `reminder_time`, `local(\"09:00\")`, `param(name)`, `state(path)`.", pattern: timingAtPattern)),
-                    ("offset", ref("signedDuration", "Added to the aligned instant; may be negative.")),
-                    ("trainingDays", boolean("Prefer the user's next training day at reminder time.")),
-                    ("expires", ref("duration", "`expired` if deferral pushes delivery past trigger + this.")),
-                    ("quietHours", enumeration(["defer", "bypass", "suppress"], "This type's treatment of quiet hours.")),
-                ], description: "When the type is due (default `{ at: immediate }`).")),
-                ("caps", ref("caps", "The type's caps (`scope` defaults to `type`).")),
-                ("suppress", ref("suppressRules", "The type's suppression rules, evaluated in order.")),
-                ("dedupe", record([
-                    ("key", ref("template", "The dedupe key.")),
-                    ("window", ref("duration", "`duplicate` for the same key within this window.")),
-                ], description: "Deduplication.")),
+                ("timing", ref("timing", "When the type is due (default `{ at: immediate }`).")),
+                ("caps", list(ref("cap"), "The type's caps (`scope` defaults to `type`).")),
+                ("suppress", list(ref("typeSuppressRule"), "The type's suppression rules, evaluated in order.")),
+                ("dedupe", ref("typeDedupe", "Deduplication: `duplicate` for the same key within the window.")),
                 ("idempotencyKey", ref("template", "The decision's `key` (default `{type}:{subject}:{localDate}`).")),
                 ("subject", ref("template", "What per-subject caps count by (default the request's `subject`).")),
                 ("critical", boolean("May use the policy's critical exemptions (caps, quiet hours).")),
@@ -165,56 +204,67 @@ extension JSONSchemaGenerator {
                     ("required", .array([.string("silent")])),
                 ])),
                 ("else", object([("required", .array([.string("copy")]))])),
-            ]), "Every notification type: Type ID → type.")),
+            ])),
         ]
     }
 
     // MARK: - Policy sections
 
+    /// The top-level policy properties, in docs/language.md's order.
     static var policySections: [(String, JSONOutput)] {
         [
             ("catalog", string("The catalog directory, relative to the policy directory (`../../catalog/<app>`).")),
-            ("name", string("The policy's name (defaults to the directory name).")),
+            ("name", string("The policy's name (defaults to the bundle directory's name).")),
             ("description", string("Documentation only.")),
+            ("defaults", ref("defaults", "The user's preferences when the request leaves them out.")),
+            ("quietHours", ref("quietHours", "The treatment of quiet hours.")),
+            ("caps", list(ref("cap"), "Policy caps, in order.")),
+            ("cooldowns", list(ref("cooldown"), "Shorthand for caps with `cooldown:`; they join the caps after `caps`.")),
+            ("suppress", list(ref("policySuppressRule"), "Policy-wide suppression rules, evaluated after the type's own.")),
+            ("dedupe", ref("policyDedupe", "Deduplication defaults.")),
+            ("batching", map(ref("batchGroup"), "Batch groups: name → group.")),
+            ("digests", map(ref("digest"), "Summaries delivered at a local time: name → digest.")),
+            ("priorities", ref("names", "Types or categories, highest first: who keeps capacity when caps bind.")),
+            ("dst", ref("dst", "Daylight-saving transitions.")),
+            ("content", ref("content", "Content rules checked on every title, body and lock-screen variant.")),
+        ]
+    }
+
+    /// The places of the policy whose keys are fixed (named as in `LanguageKeys.places`).
+    static var policyPlaces: [(String, JSONOutput)] {
+        [
             ("defaults", record([
-                ("timezone", string("An IANA zone name (`UTC`, `Europe/Paris`).")),
-                ("reminderTime", ref("timeOfDay", "The daily reminder time.")),
+                ("timezone", string("An IANA zone name (default `UTC`).")),
+                ("reminderTime", ref("timeOfDay", "The daily reminder time (default `\"19:00\"`).")),
                 ("quietHours", anyOf([
                     object([("type", .string("null"))]),
-                    record([
-                        ("start", ref("timeOfDay", "Start of quiet hours.")),
-                        ("end", ref("timeOfDay", "End of quiet hours.")),
-                    ], required: ["start", "end"]),
-                ], "Quiet hours, or null for none.")),
-                ("trainingDays", list(ref("weekday"), "The user's training days.")),
-                ("maxPerDay", integer("The user's soft daily maximum.", minimum: 0)),
-                ("pausedAll", boolean("All notifications paused.")),
+                    ref("quietHoursWindow"),
+                ], "Quiet hours `{ start, end }`, or null for none (default none).")),
+                ("trainingDays", list(ref("weekday"), "The user's training days (default none).")),
+                ("maxPerDay", integer("The user's soft daily maximum (default none).", minimum: 0)),
+                ("pausedAll", boolean("All notifications paused (default false).")),
             ], description: "The user's preferences when the request leaves them out.")),
             ("quietHours", record([
-                ("during", enumeration(["defer", "suppress"], "`defer` to the end of quiet hours, or `suppress` (reason `quiet_hours`).")),
-                ("bypass", ref("names", "Types or categories that ignore quiet hours.")),
+                ("during", enumeration(["defer", "suppress"], "`defer` to the end of quiet hours (default), or `suppress` (reason `quiet_hours`).")),
+                ("bypass", ref("names", "Types or categories that ignore quiet hours (default none).")),
             ], description: "The treatment of quiet hours.")),
-            ("caps", ref("caps", "Policy caps.")),
-            ("cooldowns", list(ref("cooldown"), "Shorthand for caps with `cooldown:`.")),
-            ("suppress", ref("suppressRules", "Policy-wide suppression rules, evaluated after the type's own.")),
-            ("dedupe", record([
+            ("policyDedupe", record([
                 ("window", ref("duration", "The default dedupe window for types that declare none.")),
             ], description: "Deduplication defaults.")),
-            ("batching", map(record([
-                ("window", ref("duration", "Members triggered within this window of the first are delivered as one.")),
-                ("members", ref("names", "Types or categories batched together.")),
-                ("copy", ref("copy", "The batch's text; may use `{count}` and `{first}`.")),
+            ("batchGroup", record([
+                ("window", ref("duration", "Members triggered within this window of the first are delivered as one (required).")),
+                ("members", list(ref("identifier"), "Types batched together (required; at least one).", minItems: 1)),
+                ("copy", ref("copy", "The batch's text (required); may use `{count}` and `{first}`.")),
                 ("link", ref("link", "Where tapping the batch leads.")),
-            ], description: "A batch group."), "Batch groups: name → group.")),
-            ("digests", map(record([
-                ("at", ref("timeOfDay", "The local time the digest is delivered.")),
-                ("copy", ref("copy", "The digest's text; may use `{count}`.")),
+            ], required: ["window", "members", "copy"], description: "A batch group.")),
+            ("digest", record([
+                ("at", ref("timeOfDay", "The local time the digest is delivered (required).")),
+                ("copy", ref("copy", "The digest's text (required); may use `{count}` and `{first}`.")),
                 ("link", ref("link", "Where tapping the digest leads.")),
-            ], description: "A digest."), "Summaries delivered at a local time: name → digest.")),
-            ("priorities", ref("names", "Types or categories, highest first: who keeps capacity when caps bind.")),
+            ], required: ["at", "copy"], description: "A digest.")),
             ("dst", record([
-                ("gap", enumeration(["next_valid_minute", "shift"], "A local time that does not exist (spring forward).")),
-                ("overlap", enumeration(["first", "last"], "A local time that occurs twice (fall back).")),
+                ("gap", enumeration(["next_valid_minute", "shift"], "A local time that does not exist, spring forward (default `next_valid_minute`).")),
+                ("overlap", enumeration(["first", "last"], "A local time that occurs twice, fall back (default `first`).")),
             ], description: "Daylight-saving transitions.")),
             ("content", record([
                 ("maxLength", integer("Warning `H0505` above this many characters.", minimum: 1)),

@@ -4,7 +4,9 @@ public import HeraldSyntax
 /// servers) and CI: one schema every `.yaml` file of a catalog or policy directory validates
 /// against, whichever sections it holds.
 ///
-/// The schema mirrors `docs/language.md`: every section and key, with descriptions, enums,
+/// The schema mirrors `docs/language.md` and the compiler's key table (`LanguageKeys`): every
+/// fixed place of `LanguageKeys.places` is a `$defs` entry of the same name (tests compare their
+/// keys), and every section and key has a description, enums,
 /// `additionalProperties: false` where Herald rejects unknown keys (`H0201`), and patterns for
 /// durations, times of day and identifiers. It checks shape only: references between names,
 /// expression types and templates are the compiler's job (`herald validate`).
@@ -22,7 +24,7 @@ public enum JSONSchemaGenerator {
             ("type", .string("object")),
             ("properties", object(catalogSections + policySections)),
             ("additionalProperties", .bool(false)),
-            ("$defs", object(definitions)),
+            ("$defs", object(definitions + catalogPlaces + policyPlaces)),
         ])
     }
 
@@ -78,12 +80,12 @@ public enum JSONSchemaGenerator {
         return object(members)
     }
 
-    /// A mapping from names (identifiers) to `value`.
-    static func map(_ value: JSONOutput, _ description: String) -> JSONOutput {
+    /// A mapping from names (`identifier`s, or the definition `names` names) to `value`.
+    static func map(_ value: JSONOutput, _ description: String, names: String = "identifier") -> JSONOutput {
         object([
             ("type", .string("object")),
             ("description", .string(description)),
-            ("propertyNames", ref("identifier")),
+            ("propertyNames", ref(names)),
             ("additionalProperties", value),
         ])
     }
@@ -116,7 +118,9 @@ public enum JSONSchemaGenerator {
     static let durationPattern = "^([0-9]+[smhdw])+$"
     static let signedDurationPattern = "^-?([0-9]+[smhdw])+$"
     static let timeOfDayPattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$"
-    static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    /// Field and param names: expressions read them as `state.<name>`, `params.<name>`.
+    static let fieldNamePattern = "^[A-Za-z_][A-Za-z0-9_]*$"
+    static let weekdays = LanguageKeys.weekdays
     static let interruptionLevels = ["passive", "active", "timeSensitive", "critical"]
     /// `bool`, `int`, …, `enum(a, b)`, `list<T>`, each optionally followed by `?`.
     static let valueTypePattern =

@@ -138,6 +138,8 @@ extension DiagnosticRenderer {
                             ("rules", .array(rules)),
                         ])),
                     ])),
+                    // Herald's columns count Unicode scalars; SARIF's default is UTF-16 code units.
+                    ("columnKind", .string("unicodeCodePoints")),
                     ("results", .array(results)),
                 ]),
             ])),

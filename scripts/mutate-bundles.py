@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Mutation check for the shipped bundles' scenario tests.
+
+For every bundle in policies/*/ this deletes, one at a time, each suppression rule (a type's
+`suppress[i]` and the policy's `suppress[i]`), each cap (a type's `caps[i]`, the policy's
+`caps[i]` and `cooldowns[i]`) and each quiet-hours setting (the policy's `quietHours` section and
+`defaults.quietHours`), in a scratch copy of the catalog and policy, and runs
+`herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
+is a rule no test depends on.
+
+    scripts/mutate-bundles.py [--herald .build/debug/herald] [app ...]
+
+Prints one line per mutation and a summary per bundle; exits 1 when any mutation survives.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from importlib import util as _util  # noqa: E402
+
+_spec = _util.spec_from_file_location("check_schema", os.path.join(os.path.dirname(os.path.abspath(__file__)), "check-schema.py"))
+_check = _util.module_from_spec(_spec)
+_spec.loader.exec_module(_check)
+load_yaml = _check.load_yaml
+
+
+class NoAliasDumper(yaml.SafeDumper):
+    """Herald rejects anchors and aliases; never emit them."""
+
+    def ignore_aliases(self, data):
+        return True
+
+
+def dump(data, path):
+    with open(path, "w", encoding="utf-8") as handle:
+        yaml.dump(data, handle, Dumper=NoAliasDumper, sort_keys=False, default_flow_style=False,
+                  allow_unicode=True, width=10_000)
+
+
+def yaml_files(directory):
+    return sorted(os.path.join(directory, n) for n in os.listdir(directory)
+                  if n.endswith((".yaml", ".yml")) and os.path.isfile(os.path.join(directory, n)))
+
+
+def mutations(catalog_dir, policy_dir):
+    """(description, relative file, function that mutates the loaded document) for one bundle."""
+    found = []
+    for path in yaml_files(catalog_dir) + yaml_files(policy_dir):
+        doc = load_yaml(path) or {}
+        if not isinstance(doc, dict):
+            continue
+        types = doc.get("types")
+        if isinstance(types, dict):
+            for type_id, body in types.items():
+                if not isinstance(body, dict):
+                    continue
+                for key in ("suppress", "caps"):
+                    for index, item in enumerate(body.get(key) or []):
+                        label = item.get("id") if isinstance(item, dict) and item.get("id") else f"{type_id}.{key}[{index}]"
+                        def mutate(d, t=type_id, k=key, i=index):
+                            del d["types"][t][k][i]
+                        found.append((f"delete {key[:-1] if key == 'caps' else 'suppression rule'} `{label}`", path, mutate))
+        for key in ("caps", "cooldowns", "suppress"):
+            for index, item in enumerate(doc.get(key) or []):
+                label = item.get("id") if isinstance(item, dict) and item.get("id") else f"{key}[{index}]"
+                def mutate(d, k=key, i=index):
+                    del d[k][i]
+                what = {"caps": "cap", "cooldowns": "cooldown", "suppress": "suppression rule"}[key]
+                found.append((f"delete {what} `{label}`", path, mutate))
+        if "quietHours" in doc:
+            def mutate(d):
+                del d["quietHours"]
+            found.append(("delete the policy's `quietHours` section", path, mutate))
+        defaults = doc.get("defaults")
+        if isinstance(defaults, dict) and defaults.get("quietHours") is not None:
+            def mutate(d):
+                d["defaults"]["quietHours"] = None
+            found.append(("set `defaults.quietHours` to null", path, mutate))
+    return found
+
+
+def run(herald, policy_dir):
+    result = subprocess.run([herald, "test", "--no-color", policy_dir], capture_output=True, text=True)
+    return result.returncode, (result.stdout.strip().splitlines() or [""])[-1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--herald", default=".build/debug/herald")
+    parser.add_argument("apps", nargs="*")
+    args = parser.parse_args()
+    herald = os.path.abspath(args.herald)
+    root = os.getcwd()
+    apps = args.apps or sorted(n for n in os.listdir("policies") if os.path.isdir(os.path.join("policies", n)))
+    survivors_total = 0
+    for app in apps:
+        policy_src = os.path.join(root, "policies", app)
+        catalog_rel = (load_yaml(os.path.join(policy_src, "policy.yaml")) or {}).get("catalog", f"../../catalog/{app}")
+        catalog_src = os.path.normpath(os.path.join(policy_src, catalog_rel))
+        code, summary = run(herald, policy_src)
+        if code != 0:
+            print(f"{app}: the unmutated tests do not pass ({summary}); skipped")
+            survivors_total += 1
+            continue
+        with tempfile.TemporaryDirectory(prefix=f"herald-mutate-{app}-") as scratch:
+            policy_dir = os.path.join(scratch, "policies", app)
+            catalog_dir = os.path.normpath(os.path.join(policy_dir, catalog_rel))
+            shutil.copytree(policy_src, policy_dir)
+            shutil.copytree(catalog_src, catalog_dir)
+            killed, survived = 0, []
+            for description, path, mutate in mutations(catalog_dir, policy_dir):
+                backup = path + ".orig"
+                shutil.copyfile(path, backup)
+                try:
+                    doc = load_yaml(path)
+                    mutate(doc)
+                    dump(doc, path)
+                    valid = subprocess.run([herald, "validate", "--no-color", policy_dir], capture_output=True).returncode == 0
+                    code, summary = run(herald, policy_dir) if valid else (0, "")
+                finally:
+                    shutil.move(backup, path)
+                if not valid:
+                    # A deletion that breaks the bundle (a dangling reference) proves nothing about tests.
+                    survived.append(description + " (the mutated bundle does not validate)")
+                    print(f"{app}: INVALID  {description}: the mutated bundle does not validate")
+                elif code != 0:
+                    killed += 1
+                    print(f"{app}: killed   {description} ({summary})")
+                else:
+                    survived.append(description)
+                    print(f"{app}: SURVIVED {description}")
+            total = killed + len(survived)
+            print(f"{app}: {killed} of {total} mutations killed" + (f"; surviving: {', '.join(survived)}" if survived else ""))
+            survivors_total += len(survived)
+    sys.exit(1 if survivors_total else 0)
+
+
+if __name__ == "__main__":
+    main()
