@@ -27,15 +27,24 @@ struct PromptCommand: ParsableCommand {
     func run() throws {
         let loaded = try DecisionInput.load(policyDirectory)
         let text = try DecisionInput.read(request)
-        let parsed: PromptRequest
+        let decision = try DecisionInput.prompt(text, engine: loaded.engine)
+        print(decision.json().serialized(pretty: !compact))
+    }
+}
+
+extension DecisionInput {
+    /// Parses a prompt request and decides it; request problems go to standard error, one per
+    /// line, exit 1.
+    static func prompt(_ text: String, engine: Engine) throws -> PromptDecision {
+        let request: PromptRequest
         do {
-            parsed = try PromptRequest.parse(text)
+            request = try PromptRequest.parse(text)
         } catch {
-            try DecisionInput.fail(error)
+            try fail(error)
         }
-        switch loaded.engine.prompt(parsed, now: parsed.now) {
-        case .success(let decision): print(decision.json().serialized(pretty: !compact))
-        case .failure(let errors): try DecisionInput.fail(errors)
+        switch engine.prompt(request, now: request.now) {
+        case .success(let decision): return decision
+        case .failure(let errors): try fail(errors)
         }
     }
 }
