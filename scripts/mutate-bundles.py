@@ -3,8 +3,8 @@
 
 For every bundle in policies/*/ this deletes, one at a time, each suppression rule (a type's
 `suppress[i]` and the policy's `suppress[i]`), each cap (a type's `caps[i]`, the policy's
-`caps[i]` and `cooldowns[i]`) and each quiet-hours setting (the policy's `quietHours` section and
-`defaults.quietHours`), in a scratch copy of the catalog and policy, and runs
+`caps[i]` and `cooldowns[i]`), each prompt wait rule (`prompt.wait[i]`) and each quiet-hours
+setting (the policy's `quietHours` section and `defaults.quietHours`), in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
 is a rule no test depends on.
 
@@ -73,6 +73,13 @@ def mutations(catalog_dir, policy_dir):
                     del d[k][i]
                 what = {"caps": "cap", "cooldowns": "cooldown", "suppress": "suppression rule"}[key]
                 found.append((f"delete {what} `{label}`", path, mutate))
+        prompt = doc.get("prompt")
+        if isinstance(prompt, dict):
+            for index, item in enumerate(prompt.get("wait") or []):
+                label = item.get("id") if isinstance(item, dict) and item.get("id") else f"prompt.wait[{index}]"
+                def mutate(d, i=index):
+                    del d["prompt"]["wait"][i]
+                found.append((f"delete prompt wait rule `{label}`", path, mutate))
         if "quietHours" in doc:
             def mutate(d):
                 del d["quietHours"]

@@ -18,7 +18,10 @@ public struct Coverage: Sendable {
 
     public var unreached: [Item] { declared.filter { !reached.contains($0) } }
 
-    public init(bundle: PolicyBundle, decisions: [Decision]) {
+    /// - Parameters:
+    ///   - decisions: every decision the tests made.
+    ///   - prompts: every prompt decision; `prompt.wait` rules count as rules.
+    public init(bundle: PolicyBundle, decisions: [Decision], prompts: [PromptDecision] = []) {
         var declared: [Item] = []
         for type in bundle.types {
             declared += type.suppress.map { Item(kind: .rule, id: $0.id) }
@@ -26,6 +29,7 @@ public struct Coverage: Sendable {
         }
         declared += bundle.suppress.map { Item(kind: .rule, id: $0.id) }
         declared += bundle.caps.map { Item(kind: .cap, id: $0.id) }
+        declared += bundle.prompt.wait.map { Item(kind: .rule, id: $0.id) }
         declared += bundle.reasons.map { Item(kind: .reason, id: $0.code) }
         self.declared = declared
 
@@ -43,6 +47,10 @@ public struct Coverage: Sendable {
                     reached.insert(Item(kind: .cap, id: rule))
                 }
             }
+        }
+        for prompt in prompts {
+            reached.insert(Item(kind: .reason, id: prompt.reason))
+            if let rule = prompt.rule?.id { reached.insert(Item(kind: .rule, id: rule)) }
         }
         let declaredSet = Set(declared)
         self.reached = reached.intersection(declaredSet)

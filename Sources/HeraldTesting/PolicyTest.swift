@@ -35,6 +35,9 @@ public struct PolicyTestCase: Sendable {
         public var when: JSON
         public var expectations: [Expectation]
         public var span: SourceSpan
+        /// A prompt step (`when: { prompt: true, … }`): asks `Engine.prompt` instead of `decide`,
+        /// and `then` checks the prompt decision (`prompt`, `reason`, `rule`).
+        public var isPrompt = false
     }
 
     public init(name: String, span: SourceSpan, given: JSON, steps: [Step]) {

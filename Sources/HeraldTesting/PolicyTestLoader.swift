@@ -8,10 +8,14 @@ import Foundation
 public enum PolicyTestLoader {
     static let testKeys = ["name", "description", "given", "when", "then"]
     /// Request fields a `given` or `when` may set (the decision request's own names).
-    static let requestKeys = ["type", "at", "now", "user", "prefs", "permission", "state", "params", "subject", "history"]
+    static let requestKeys = ["type", "at", "now", "user", "prefs", "permission", "state", "params", "subject", "history", "prompt"]
     /// `then` shorthands for `notification.<key>`.
     static let notificationKeys = ["title", "subtitle", "body", "lockscreen", "link", "threadId", "interruptionLevel", "badge"]
-    static let decisionKeys = ["action", "reason", "deliverAt", "localDeliverAt", "type", "category", "channel", "key",
+    /// Request fields a prompt step (`when: { prompt: true, … }`) may set: a prompt request has no trigger.
+    static let promptRequestKeys = ["now", "user", "prefs", "permission", "state", "history"]
+    /// Fields of a prompt decision a prompt step's `then` may check.
+    static let promptDecisionKeys = ["prompt", "reason", "rule", "policy"]
+    static let decisionKeys = ["action", "reason", "deliverAt", "localDeliverAt", "type", "category", "channel", "key", "subject",
                                "batch", "fallback", "notification", "rule", "cap", "policy", "localTime", "localDate"]
                                + notificationKeys
 
@@ -94,6 +98,10 @@ public enum PolicyTestLoader {
         var given = JSON.object([])
         if let g = node["given"] {
             if let json = requestObject(g, what: "given", diagnostics: &diagnostics) { given = json } else { ok = false }
+            if let key = g.mapping?.first(where: { $0.key.value == "prompt" })?.key {
+                diagnostics.error(.testUnknownKey, "`prompt` belongs in a step's `when`, not in `given`", at: key.span)
+                ok = false
+            }
         }
         guard let whenNode = node["when"], let thenNode = node["then"] else {
             diagnostics.error(.testFileStructure, "test `\(name)` needs both `when` and `then`", at: nameNode.span)
@@ -110,8 +118,10 @@ public enum PolicyTestLoader {
         var steps: [PolicyTestCase.Step] = []
         for (w, t) in zip(whens, thens) {
             guard let when = requestObject(w, what: "when", diagnostics: &diagnostics) else { ok = false; continue }
-            guard let expectations = parseThen(t, diagnostics: &diagnostics) else { ok = false; continue }
-            steps.append(PolicyTestCase.Step(when: when, expectations: expectations, span: w.span))
+            guard let isPrompt = promptStep(w, diagnostics: &diagnostics) else { ok = false; continue }
+            let keys = isPrompt ? promptDecisionKeys : decisionKeys
+            guard let expectations = parseThen(t, keys: keys, diagnostics: &diagnostics) else { ok = false; continue }
+            steps.append(PolicyTestCase.Step(when: when, expectations: expectations, span: w.span, isPrompt: isPrompt))
         }
         guard ok else { return nil }
         return PolicyTestCase(name: name, span: nameNode.span, given: given, steps: steps)
@@ -131,7 +141,25 @@ public enum PolicyTestLoader {
         return ok ? YAMLJSON.json(node) : nil
     }
 
-    static func parseThen(_ node: YAMLNode, diagnostics: inout Diagnostics) -> [Expectation]? {
+    /// Whether a `when` is a prompt step (`prompt: true`); nil when it is written wrongly
+    /// (`prompt` not `true`, or a trigger field in a prompt step).
+    static func promptStep(_ node: YAMLNode, diagnostics: inout Diagnostics) -> Bool? {
+        guard let pairs = node.mapping, let flag = pairs.first(where: { $0.key.value == "prompt" }) else { return false }
+        guard YAMLJSON.json(flag.value) == .bool(true) else {
+            diagnostics.error(.testFileStructure, "`prompt` in `when` must be `true` (a prompt step); leave it out for a trigger",
+                              at: flag.value.span)
+            return nil
+        }
+        var ok = true
+        for pair in pairs where pair.key.value != "prompt" && !promptRequestKeys.contains(pair.key.value) {
+            diagnostics.error(.testUnknownKey, "request field `\(pair.key.value)` does not apply to a prompt step", at: pair.key.span,
+                              notes: [Diagnostic.Note("a prompt step may set " + promptRequestKeys.map { "`\($0)`" }.joined(separator: ", "))])
+            ok = false
+        }
+        return ok ? true : nil
+    }
+
+    static func parseThen(_ node: YAMLNode, keys decisionKeys: [String] = decisionKeys, diagnostics: inout Diagnostics) -> [Expectation]? {
         guard let pairs = node.mapping else {
             diagnostics.error(.testFileStructure, "`then` must be a mapping of decision fields", at: node.span)
             return nil

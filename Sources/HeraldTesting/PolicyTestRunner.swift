@@ -19,6 +19,8 @@ public struct PolicyTestResult: Sendable {
     public var failures: [Failure]
     /// Every decision made, in step order (for coverage and `--format json`).
     public var decisions: [Decision]
+    /// Every prompt decision made by prompt steps, in step order (for coverage).
+    public var prompts: [PromptDecision] = []
 
     public var passed: Bool { failures.isEmpty }
 }
@@ -31,11 +33,22 @@ public struct PolicyTestResult: Sendable {
 /// list of triggers sees the caps, dedupe and cooldowns of the ones before it.
 public struct PolicyTestRunner: Sendable {
     public typealias Decide = @Sendable (DecisionRequest, Int) -> Result<Decision, RequestErrors>
+    public typealias Prompt = @Sendable (PromptRequest, Int) -> Result<PromptDecision, RequestErrors>
 
     let decide: Decide
+    let prompt: Prompt?
 
-    public init(decide: @escaping Decide) {
+    /// - Parameters:
+    ///   - decide: decides trigger steps (normally `Engine.decide`).
+    ///   - prompt: decides prompt steps (normally `Engine.prompt`); without it a prompt step fails.
+    public init(decide: @escaping Decide, prompt: Prompt? = nil) {
         self.decide = decide
+        self.prompt = prompt
+    }
+
+    /// A runner over one engine: `decide` for triggers, `prompt` for prompt steps.
+    public init(engine: Engine) {
+        self.init(decide: { engine.decide($0, now: $1) }, prompt: { engine.prompt($0, now: $1) })
     }
 
     public func run(_ suite: PolicyTestSuite) -> [PolicyTestResult] {
@@ -45,8 +58,16 @@ public struct PolicyTestRunner: Sendable {
     public func run(_ test: PolicyTestCase) -> PolicyTestResult {
         var failures: [PolicyTestResult.Failure] = []
         var decisions: [Decision] = []
+        var prompts: [PromptDecision] = []
         var fedBack: [JSON] = []
         for (index, step) in test.steps.enumerated() {
+            if step.isPrompt {
+                let json = Self.promptRequest(given: test.given, when: step.when, fedBack: fedBack)
+                let outcome = runPrompt(json, step: step, index: index)
+                if let decision = outcome.decision { prompts.append(decision) }
+                failures += outcome.failures
+                continue
+            }
             let json = Self.request(given: test.given, when: step.when, fedBack: fedBack)
             let request: DecisionRequest
             do {
@@ -69,10 +90,47 @@ public struct PolicyTestRunner: Sendable {
                                               actual: mismatch.actual, span: expectation.span))
                     }
                 }
-                if let entry = Self.historyEntry(for: decision, subject: request.subject) { fedBack.append(entry) }
+                if let entry = Self.historyEntry(for: decision, subject: decision.subject ?? request.subject) { fedBack.append(entry) }
             }
         }
-        return PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions)
+        return PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions, prompts: prompts)
+    }
+
+    /// One prompt step: the prompt decision (nil when its request failed) and the failures.
+    func runPrompt(_ json: JSON, step: PolicyTestCase.Step, index: Int)
+        -> (decision: PromptDecision?, failures: [PolicyTestResult.Failure])
+    {
+        func requestFailure(_ expected: String, _ actual: String) -> (PromptDecision?, [PolicyTestResult.Failure]) {
+            (nil, [PolicyTestResult.Failure(step: index, field: "request", expected: expected, actual: actual, span: step.span)])
+        }
+        guard let prompt else { return requestFailure("a prompt decision", "this runner decides no prompts") }
+        let request: PromptRequest
+        do {
+            request = try PromptRequest(json: json)
+        } catch {
+            return requestFailure("a valid prompt request", error.description.replacingNewlines)
+        }
+        switch prompt(request, request.now) {
+        case .failure(let errors):
+            return requestFailure("a prompt decision", errors.description.replacingNewlines)
+        case .success(let decision):
+            let actual = decision.json()
+            let failures = step.expectations.compactMap { expectation in
+                Self.check(expectation, against: actual).map {
+                    PolicyTestResult.Failure(step: index, field: expectation.key, expected: $0.expected, actual: $0.actual,
+                                             span: expectation.span)
+                }
+            }
+            return (decision, failures)
+        }
+    }
+
+    /// A prompt step's request: `given` overlaid with `when`, without the trigger's fields
+    /// (`type`, `at`, `params`, `subject`) and the `prompt` flag; `now` defaults to `at`.
+    static func promptRequest(given: JSON, when: JSON, fedBack: [JSON]) -> JSON {
+        let merged = request(given: given, when: when, fedBack: fedBack)
+        let dropped: Set<String> = ["type", "at", "params", "subject", "prompt"]
+        return .object((merged.members ?? []).filter { !dropped.contains($0.key) })
     }
 
     /// `given` overlaid with `when`, `now` defaulting to `at`, history extended with fed-back entries.

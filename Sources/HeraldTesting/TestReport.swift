@@ -41,7 +41,7 @@ public enum TestReport {
     }
 
     static func bundleStepCount(_ result: PolicyTestResult) -> Int {
-        max(result.decisions.count, (result.failures.map(\.step).max() ?? 0) + 1)
+        max(result.decisions.count + result.prompts.count, (result.failures.map(\.step).max() ?? 0) + 1)
     }
 
     public static func junit(_ bundles: [BundleResults]) -> String {

@@ -56,9 +56,10 @@ struct Test: ParsableCommand {
             problems += suite.diagnostics.items
             if suite.diagnostics.hasErrors { invalid = true }
             let engine = Engine(bundle: bundle)
-            let runner = PolicyTestRunner { request, now in engine.decide(request, now: now) }
+            let runner = PolicyTestRunner(engine: engine)
             let results = runner.run(suite)
-            let covered = coverage ? Coverage(bundle: bundle, decisions: results.flatMap(\.decisions)) : nil
+            let covered = coverage
+                ? Coverage(bundle: bundle, decisions: results.flatMap(\.decisions), prompts: results.flatMap(\.prompts)) : nil
             bundles.append(.init(directory: directory, results: results, coverage: covered))
         }
         if !problems.isEmpty {

@@ -35,8 +35,11 @@ import Testing
     }
 
     @Test func channelOff() {
-        let d = decide(S.request("sms-code", prefs: ["channels": ["sms": false]]))
+        let d = decide(S.request("sms-offer", prefs: ["channels": ["sms": false]]))
         #expect(d.reason == "channel_off")
+        // A locked type (a one-time code) ignores the channel's master toggle too.
+        let code = decide(S.request("sms-code", prefs: ["channels": ["sms": false]]))
+        #expect(code.action == .schedule && code.channel == "sms")
     }
 
     @Test func categoryOff() {

@@ -24,6 +24,7 @@ public struct Decision: Sendable, Equatable {
     /// What the device shows.
     public struct Notification: Sendable, Equatable {
         public var title: String?
+        public var subtitle: String?
         public var body: String?
         /// The lock-screen-safe body.
         public var lockscreen: String?
@@ -34,10 +35,11 @@ public struct Decision: Sendable, Equatable {
         public var interruptionLevel: String?
         public var badge: Int?
 
-        public init(title: String? = nil, body: String? = nil, lockscreen: String? = nil, link: String? = nil,
+        public init(title: String? = nil, subtitle: String? = nil, body: String? = nil, lockscreen: String? = nil, link: String? = nil,
                     threadId: String? = nil, interruptionLevel: String? = nil, badge: Int? = nil)
         {
             self.title = title
+            self.subtitle = subtitle
             self.body = body
             self.lockscreen = lockscreen
             self.link = link
@@ -89,6 +91,9 @@ public struct Decision: Sendable, Equatable {
     public var rule: Rule?
     /// The id of the cap that decided, when one did.
     public var cap: String?
+    /// What per-subject caps counted this notification by: the type's `subject` template, else
+    /// the request's `subject` (store it with the ledger entry).
+    public var subject: String?
     public var trace: [TraceStep]
     public var policy: Policy
 
@@ -132,6 +137,7 @@ public struct Decision: Sendable, Equatable {
         put("category", category.map(JSON.string))
         put("channel", channel.map(JSON.string))
         put("key", key.map(JSON.string))
+        if action != .suppress { put("subject", subject.map(JSON.string)) }
         put("batch", batch.map { batch in
             ["group": .string(batch.group), "key": .string(batch.key), "flushAt": .string(ContractTime.format(batch.flushAt))]
         })
@@ -150,6 +156,7 @@ public struct Decision: Sendable, Equatable {
             if let value { members.append(JSON.Member(key, .string(value))) }
         }
         put("title", notification.title)
+        put("subtitle", notification.subtitle)
         put("body", notification.body)
         put("lockscreen", notification.lockscreen)
         put("link", notification.link)

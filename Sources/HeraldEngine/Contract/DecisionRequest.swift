@@ -65,8 +65,9 @@ public struct DecisionRequest: Sendable, Equatable {
     }
 }
 
-/// Walks a request, collecting every problem instead of stopping at the first.
-private struct RequestReader {
+/// Walks a request, collecting every problem instead of stopping at the first. (Internal:
+/// `PromptRequest` reads its fields with the same checks.)
+struct RequestReader {
     var errors: [RequestError] = []
 
     static let requestFields = ["type", "at", "now", "user", "prefs", "permission", "state", "params", "subject", "history"]

@@ -58,7 +58,9 @@ extension Engine {
             context.subject = rendered.isEmpty ? request.subject : rendered
         }
         var run = DecisionRun(engine: self, table: table, context: context)
-        return .success((run.execute(), context.subject))
+        var decision = run.execute()
+        decision.subject = context.subject
+        return .success((decision, context.subject))
     }
 }
 
@@ -232,8 +234,10 @@ struct DecisionRun {
                            detail: input.types[type.id] == nil ? "`\(type.id)` is off by default" : "the user turned `\(type.id)` off")
         }
         // The first channel whose master toggle and category-channel toggle are on.
+        // A locked type or category (security alerts, one-time codes) is exempt from every
+        // preference switch: pause all, the category toggles and the channel master toggles.
         channel = table.channels.first { ch in
-            guard engine.channelEnabled(ch.name, prefs: input) else { return false }
+            guard locked || engine.channelEnabled(ch.name, prefs: input) else { return false }
             let key = "\(type.category).\(ch.name)"
             let categoryDefault = table.category?.channels.first { $0.channel == ch.name }?.on ?? true
             return locked || (input.categories[key] ?? categoryDefault)

@@ -64,6 +64,17 @@ struct RequestContext: EvaluationContext {
     }
 
     private func preference(_ path: [String]) -> Value? {
+        engine.preferenceValue(path, prefs: prefs)
+    }
+
+    func sent(_ target: String, within window: SentWindow) -> Int {
+        engine.sentCount(target, within: window, ledger: ledger, zone: prefs.zone, now: now)
+    }
+}
+
+extension Engine {
+    /// A `prefs.*` name: the effective preferences, with toggles defaulted by the bundle.
+    func preferenceValue(_ path: [String], prefs: EffectivePreferences) -> Value? {
         guard path.count >= 2 else { return nil }
         switch path[1] {
         case "timezone": return .string(prefs.zone.identifier)
@@ -77,19 +88,20 @@ struct RequestContext: EvaluationContext {
         case "muted": return .list(prefs.muted.map(Value.string))
         case "categories":
             guard path.count == 3 else { return nil }
-            return .bool(engine.categoryEnabled(path[2], prefs: prefs.input))
+            return .bool(categoryEnabled(path[2], prefs: prefs.input))
         case "channels":
             guard path.count == 3 else { return nil }
-            return .bool(engine.channelEnabled(path[2], prefs: prefs.input))
+            return .bool(channelEnabled(path[2], prefs: prefs.input))
         case "types":
             guard path.count == 3 else { return nil }
-            return .bool(prefs.input.types[path[2]] ?? engine.bundle.types[path[2]]?.defaultOn ?? true)
+            return .bool(prefs.input.types[path[2]] ?? bundle.types[path[2]]?.defaultOn ?? true)
         default: return nil
         }
     }
 
-    func sent(_ target: String, within window: SentWindow) -> Int {
-        let scope: LedgerScope = engine.bundle.types.contains(target) ? .type(target) : .category(target)
+    /// `sent(target, window)`: the ledger's count of a type or category in the window around `now`.
+    func sentCount(_ target: String, within window: SentWindow, ledger: LedgerIndex, zone: Zone, now: Int) -> Int {
+        let scope: LedgerScope = bundle.types.contains(target) ? .type(target) : .category(target)
         let w: Window
         switch window {
         case .day: w = .day
@@ -99,11 +111,9 @@ struct RequestContext: EvaluationContext {
         case .lifetime: w = .lifetime
         case .duration(let d): w = .rolling(d)
         }
-        return ledger.count(scope, in: prefs.zone.window(w, containing: now))
+        return ledger.count(scope, in: zone.window(w, containing: now))
     }
-}
 
-extension Engine {
     func categoryEnabled(_ name: String, prefs: PreferencesInput) -> Bool {
         prefs.categories[name] ?? bundle.categories[name]?.defaultOn ?? true
     }
@@ -139,10 +149,15 @@ extension Engine {
     /// unknown fields are request errors; absent fields stay nil (`missing_data` later, and
     /// only when an expression needs them).
     func schemaValues(_ request: DecisionRequest, errors: inout [RequestError]) -> [Value?] {
+        schemaValues(state: request.state, user: request.user, errors: &errors)
+    }
+
+    /// `schemaValues` of a request's `state` and `user` objects.
+    func schemaValues(state: JSON, user: JSON, errors: inout [RequestError]) -> [Value?] {
         var values = [Value?](repeating: nil, count: fields.count)
         var reader = ValueReader()
-        reader.object(request.state, schema: bundle.state, path: ["state"], slots: fieldSlots, into: &values)
-        var user = request.user
+        reader.object(state, schema: bundle.state, path: ["state"], slots: fieldSlots, into: &values)
+        var user = user
         if case .object(let members) = user { user = .object(members.filter { $0.key != "id" }) }
         reader.object(user, schema: bundle.user, path: ["user"], slots: fieldSlots, into: &values)
         errors += reader.errors

@@ -4,10 +4,10 @@
 /// ```
 /// N-MAINT-DUE-TODAY → schedule (reminder_time) at 2026-03-08T19:00:00+01:00
 ///   request      pass
-///   eligibility  pass     N-MAINT-DUE-TODAY.eligible  catalog/handz/types.yaml:33:15
+///   eligibility  pass     N-MAINT-DUE-TODAY.eligible  catalog/app/types.yaml:33:15
 ///                         33 |     eligible: "user.account && user.tier in ['free', 'pro', 'trial']"
 ///   ...
-/// decided by N-MAINT-DUE-TODAY.timing at catalog/handz/types.yaml:35:7
+/// decided by N-MAINT-DUE-TODAY.timing at catalog/app/types.yaml:35:7
 /// ```
 public enum Explanation {
     /// The text of one line of a source file (1-based), or nil when unknown.

@@ -143,6 +143,7 @@ extension Engine {
         ]
         var n = Decision.Notification()
         n.title = copy?.title?.render(values)
+        n.subtitle = copy?.subtitle?.render(values)
         n.body = copy?.body?.render(values) ?? "\(members.count) notifications"
         n.lockscreen = copy?.lockscreen?.render(values) ?? n.body
         n.link = renderLink(link, values: values)

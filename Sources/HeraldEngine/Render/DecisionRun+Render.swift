@@ -51,6 +51,7 @@ extension DecisionRun {
         var n = Decision.Notification()
         if !type.silent, let copy = type.copy {
             n.title = copy.title?.render(values)
+            n.subtitle = copy.subtitle?.render(values)
             n.body = copy.body?.render(values)
             n.lockscreen = copy.lockscreen?.render(values)
         }

@@ -130,7 +130,7 @@ public enum BundleLoader {
         return base.hasSuffix("/") ? base + name : base + "/" + name
     }
 
-    /// Resolves `.` and `..` lexically: `policies/handz/../../catalog/handz` → `catalog/handz`.
+    /// Resolves `.` and `..` lexically: `policies/app/../../catalog/app` → `catalog/app`.
     public static func normalize(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []

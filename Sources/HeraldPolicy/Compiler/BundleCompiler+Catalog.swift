@@ -11,7 +11,7 @@ extension Compilation {
                 $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
             }
             if !valid {
-                reader.diagnostics.error(.invalidScalar, "invalid scheme `\(text)`; write the scheme alone, as in `handz`, without `://`", at: node.span)
+                reader.diagnostics.error(.invalidScalar, "invalid scheme `\(text)`; write the scheme alone, as in `myapp`, without `://`", at: node.span)
                 return nil
             }
             return text

@@ -71,6 +71,8 @@ struct Compilation {
         }
         let policy = compilePolicy()
         checkDuplicateIDs(types: types, policyCaps: policy.caps, policyRules: policy.suppress)
+        let prompt = compilePrompt()
+        checkPromptIDs(prompt, types: types, policyRules: policy.suppress)
 
         let name = sections.singles["name"].flatMap { reader.string($0.value, what: "`name`") } ?? defaultName
         let description = sections.singles["description"].flatMap { reader.string($0.value, what: "`description`") }
@@ -83,7 +85,8 @@ struct Compilation {
             categories: categories, state: stateSchema, user: userSchema, schemaFields: schemaFields, reasons: reasons,
             routes: routes, badge: badge, types: types, defaults: policy.defaults, quietHours: policy.quietHours,
             caps: policy.caps, suppress: policy.suppress, dedupe: policy.dedupe, batching: policy.batching,
-            digests: policy.digests, priorities: policy.priorities, dst: policy.dst, content: policy.content)
+            digests: policy.digests, priorities: policy.priorities, dst: policy.dst, content: policy.content,
+            prompt: prompt)
     }
 
     // MARK: Shared helpers

@@ -3,7 +3,7 @@ public import HeraldSyntax
 /// `app:` — the application a catalog describes.
 public struct App: Sendable, Hashable {
     public var name: String
-    /// The deep-link scheme without `://` (`handz`).
+    /// The deep-link scheme without `://` (`myapp`).
     public var scheme: String
     public var span: SourceSpan
 

@@ -39,6 +39,8 @@ public struct PolicyBundle: Sendable {
     public let priorities: [PriorityEntry]
     public let dst: DSTPolicy
     public let content: ContentRules
+    /// When the app may ask for OS notification permission.
+    public let prompt: PromptPolicy
 
     public init(name: String, description: String?, digest: String, files: [String], app: App?,
                 channels: NamedTable<Channel>, categories: NamedTable<Category>, state: [String: SchemaNode],
@@ -46,7 +48,7 @@ public struct PolicyBundle: Sendable {
                 routes: NamedTable<Route>, badge: CompiledExpression?, types: NamedTable<NotificationType>,
                 defaults: Defaults, quietHours: QuietHoursPolicy, caps: [Cap], suppress: [SuppressRule],
                 dedupe: DedupePolicy, batching: NamedTable<BatchGroup>, digests: NamedTable<Digest>,
-                priorities: [PriorityEntry], dst: DSTPolicy, content: ContentRules) {
+                priorities: [PriorityEntry], dst: DSTPolicy, content: ContentRules, prompt: PromptPolicy = PromptPolicy()) {
         self.name = name
         self.description = description
         self.digest = digest
@@ -71,6 +73,7 @@ public struct PolicyBundle: Sendable {
         self.priorities = priorities
         self.dst = dst
         self.content = content
+        self.prompt = prompt
     }
 
     /// Whether `code` is a built-in reason or one the catalog declares.

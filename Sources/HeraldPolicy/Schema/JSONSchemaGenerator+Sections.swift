@@ -145,7 +145,7 @@ extension JSONSchemaGenerator {
         [
             ("app", record([
                 ("name", string("The app's display name, shown in traces (required).")),
-                ("scheme", string("The deep-link scheme alone (`handz` for `handz://…`; required).", pattern: "^[A-Za-z][A-Za-z0-9+.-]*$")),
+                ("scheme", string("The deep-link scheme alone (`myapp` for `myapp://…`; required).", pattern: "^[A-Za-z][A-Za-z0-9+.-]*$")),
             ], required: ["name", "scheme"], description: "The app the catalog describes.")),
             ("channel", record([
                 ("kind", enumeration(["local", "push", "email", "sms", "in_app"], "How the channel delivers (required).")),
@@ -227,6 +227,7 @@ extension JSONSchemaGenerator {
             ("priorities", ref("names", "Types or categories, highest first: who keeps capacity when caps bind.")),
             ("dst", ref("dst", "Daylight-saving transitions.")),
             ("content", ref("content", "Content rules checked on every title, body and lock-screen variant.")),
+            ("prompt", ref("prompt", "When the app may ask for OS notification permission: `ask` or `wait`, with a reason.")),
         ]
     }
 
@@ -270,6 +271,15 @@ extension JSONSchemaGenerator {
                 ("maxLength", integer("Warning `H0505` above this many characters.", minimum: 1)),
                 ("banned", list(.object([("type", .string("string"))]), "Banned words and phrases (error `H0506`; whole words, any case).")),
             ], description: "Content rules checked on every title, body and lock-screen variant.")),
+            ("prompt", record([
+                ("wait", list(ref("promptRule"), "Wait rules, in order: the first true one answers `wait` with its reason; none true answers `ask` (`eligible`).")),
+                ("description", string("Documentation only.")),
+            ], description: "When the app may ask for OS notification permission. Permission `granted` always waits (`already_granted`), `denied` always waits (`denied_before`).")),
+            ("promptRule", record([
+                ("id", ref("identifier", "Named in prompt decisions and traces; unique among rules; defaults to `prompt.wait[<n>]` (0-based).")),
+                ("when", ref("boolExpression", "Wait while this is true (required); no `params`.")),
+                ("reason", ref("identifier", "`already_granted`, `denied_before`, `missing_data` or a reason declared in `reasons` (required).")),
+            ], required: ["when", "reason"], description: "A prompt wait rule.")),
         ]
     }
 }

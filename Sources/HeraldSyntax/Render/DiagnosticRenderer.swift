@@ -87,7 +87,7 @@ extension DiagnosticRenderer {
 
     /// The last line of the text format: `error: 3 errors, 1 warning in 2 files` when any
     /// directory failed (errors, or warnings under `strict`), else one
-    /// `ok: policies/handz (12 files, 0 warnings)` line per directory. Ends with a newline.
+    /// `ok: policies/app (12 files, 0 warnings)` line per directory. Ends with a newline.
     public func summary(_ outcomes: [Outcome], strict: Bool = false) -> String {
         let all = outcomes.flatMap(\.diagnostics)
         let errors = all.filter { $0.severity == .error }.count

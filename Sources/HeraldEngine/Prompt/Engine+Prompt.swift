@@ -1,0 +1,131 @@
+import HeraldPolicy
+import HeraldSyntax
+
+extension Engine {
+    /// Decides whether the app may ask the user for OS notification permission now.
+    ///
+    /// In order, the first that applies answers:
+    /// 1. permission `granted` → `wait` (`already_granted`): there is nothing to ask;
+    /// 2. permission `denied` → `wait` (`denied_before`): never ask again;
+    /// 3. the policy's `prompt.wait` rules in order: the first whose `when` is true → `wait`
+    ///    with its reason; a rule reading an absent non-optional field → `wait`
+    ///    (`missing_data`), since asking too early cannot be undone;
+    /// 4. otherwise `ask` (`eligible`).
+    ///
+    /// `unknown` and `provisional` permissions go on to the rules (a provisional grant may be
+    /// upgraded by asking). Pure and deterministic, like `decide`.
+    /// - Parameters:
+    ///   - request: the user, prefs, permission, state and history.
+    ///   - now: the caller's clock (usually `request.now`); rules read it as `now`,
+    ///     `trigger.at` and `local.*`.
+    /// - Returns: the decision, or every problem with the request (values of the wrong type,
+    ///   unknown state fields, an unknown zone).
+    /// - Complexity: O(h log h) for h history entries, then one evaluation per rule.
+    public func prompt(_ request: PromptRequest, now: Int) -> Result<PromptDecision, RequestErrors> {
+        var errors: [RequestError] = []
+        let prefs = preferences(request.prefs, errors: &errors)
+        let fieldValues = schemaValues(state: request.state, user: request.user, errors: &errors)
+        guard errors.isEmpty, let prefs else { return .failure(RequestErrors(errors)) }
+        let context = PromptContext(engine: self, now: now, prefs: prefs, fieldValues: fieldValues,
+                                    ledger: LedgerIndex(request.history, categories: categoryOfType))
+        var run = PromptRun(engine: self, context: context, permission: request.permission)
+        return .success(run.execute())
+    }
+}
+
+/// One prompt decision in progress: the permission check, then each wait rule.
+private struct PromptRun {
+    let engine: Engine
+    let context: PromptContext
+    let permission: Permission
+    var trace: [TraceStep] = []
+
+    init(engine: Engine, context: PromptContext, permission: Permission) {
+        self.engine = engine
+        self.context = context
+        self.permission = permission
+    }
+
+    var rules: [PromptRule] { engine.bundle.prompt.wait }
+
+    mutating func execute() -> PromptDecision {
+        switch permission {
+        case .granted:
+            return builtInWait("already_granted", detail: "permission is `granted`: there is nothing to ask")
+        case .denied:
+            return builtInWait("denied_before", detail: "permission is `denied`: never ask again")
+        case .unknown, .provisional:
+            trace.append(TraceStep(stage: .permission, outcome: .pass, detail: "permission is `\(permission.rawValue)`"))
+        }
+        for (index, rule) in rules.enumerated() {
+            let source = rule.span.citation
+            if let path = rule.when.requiredPaths.first(where: { context.value(at: $0) == nil }) {
+                return wait("missing_data", rule: rule, after: index,
+                            detail: "`\(path.joined(separator: "."))` is absent")
+            }
+            if rule.when.evaluateBool(context) {
+                return wait(rule.reason, rule: rule, after: index, detail: "`\(rule.when.source)` is true")
+            }
+            trace.append(TraceStep(stage: .prompt, outcome: .pass, rule: rule.id, source: source,
+                                   detail: "`\(rule.when.source)` is false"))
+        }
+        return PromptDecision(prompt: .ask, reason: PromptPolicy.askReason, trace: trace, policy: engine.policy)
+    }
+
+    mutating func builtInWait(_ reason: String, detail: String) -> PromptDecision {
+        trace.append(TraceStep(stage: .permission, outcome: .verdict, detail: detail))
+        for rule in rules { trace.append(TraceStep(stage: .prompt, outcome: .skip, rule: rule.id, source: rule.span.citation)) }
+        return PromptDecision(prompt: .wait, reason: reason, trace: trace, policy: engine.policy)
+    }
+
+    mutating func wait(_ reason: String, rule: PromptRule, after index: Int, detail: String) -> PromptDecision {
+        let source = rule.span.citation
+        trace.append(TraceStep(stage: .prompt, outcome: .verdict, rule: rule.id, source: source, detail: detail))
+        for later in rules[(index + 1)...] {
+            trace.append(TraceStep(stage: .prompt, outcome: .skip, rule: later.id, source: later.span.citation))
+        }
+        return PromptDecision(prompt: .wait, reason: reason, rule: Decision.Rule(id: rule.id, source: source),
+                              trace: trace, policy: engine.policy)
+    }
+}
+
+/// What prompt rules read: state and user, prefs, `now` (also as `trigger.at` and `local.*`)
+/// and the ledger. There are no params and no subject.
+struct PromptContext: EvaluationContext {
+    let engine: Engine
+    let now: Int
+    let prefs: EffectivePreferences
+    /// Indexed like `engine.fields`; nil: absent.
+    let fieldValues: [Value?]
+    let ledger: LedgerIndex
+
+    func value(at path: [String]) -> Value? {
+        guard let root = path.first else { return nil }
+        switch root {
+        case "state", "user":
+            guard let slot = engine.fieldSlots[path] else { return nil }
+            return fieldValues[slot]
+        case "now":
+            return .instant(now)
+        case "trigger":
+            return path.count == 2 && path[1] == "at" ? .instant(now) : nil
+        case "local":
+            guard path.count == 2 else { return nil }
+            let local = prefs.zone.localDateTime(of: now)
+            switch path[1] {
+            case "date": return .date(local.date)
+            case "weekday": return .weekday(local.weekday)
+            case "time": return .time(local.secondOfDay)
+            default: return nil
+            }
+        case "prefs":
+            return engine.preferenceValue(path, prefs: prefs)
+        default:
+            return nil
+        }
+    }
+
+    func sent(_ target: String, within window: SentWindow) -> Int {
+        engine.sentCount(target, within: window, ledger: ledger, zone: prefs.zone, now: now)
+    }
+}

@@ -1,0 +1,94 @@
+/// What a caller asks `Engine.prompt`: may the app ask this user for OS notification
+/// permission now? The decide request's fields without a trigger (no `type`, `at`, `params`
+/// or `subject`); see docs/decisions.md (Prompt).
+public struct PromptRequest: Sendable, Equatable {
+    /// The caller's current instant, seconds since the Unix epoch; rules read it as `now`,
+    /// `trigger.at` and `local.*`.
+    public var now: Int
+    /// The user record: an object with a string `id` plus the catalog's declared fields.
+    public var user: JSON
+    public var prefs: PreferencesInput
+    /// The OS permission as the device reports it now (`unknown` until the dialog is answered).
+    public var permission: Permission
+    /// The user's state (declared fields, nested objects); `{}` when absent.
+    public var state: JSON
+    /// The user's ledger, for `sent(…)` in rules.
+    public var history: [HistoryEntry]
+
+    public init(now: Int, user: JSON, prefs: PreferencesInput = PreferencesInput(), permission: Permission = .unknown,
+                state: JSON = .object([]), history: [HistoryEntry] = []) {
+        self.now = now
+        self.user = user
+        self.prefs = prefs
+        self.permission = permission
+        self.state = state
+        self.history = history
+    }
+
+    /// Reads a request from JSON text.
+    /// - Throws: `RequestErrors` with the parse error (path `request`) or every field problem.
+    public static func parse(_ text: String, limits: JSONLimits = .standard) throws(RequestErrors) -> PromptRequest {
+        let json: JSON
+        do {
+            json = try JSON.parse(text, limits: limits)
+        } catch {
+            throw RequestErrors([RequestError(path: "request", message: "invalid JSON at \(error)")])
+        }
+        return try PromptRequest(json: json)
+    }
+
+    /// Decodes a request, checking every field (unknown fields, such as a decide request's
+    /// `type`, are errors with "did you mean").
+    /// - Throws: `RequestErrors` listing every problem, each with its field path.
+    public init(json: JSON) throws(RequestErrors) {
+        var reader = RequestReader()
+        guard let request = reader.promptRequest(json) else { throw RequestErrors(reader.errors) }
+        self = request
+    }
+
+    /// The request in the contract's shape; `PromptRequest(json:)` reads it back.
+    public func json() -> JSON {
+        .object([
+            JSON.Member("now", .string(ContractTime.format(now))),
+            JSON.Member("user", user),
+            JSON.Member("prefs", prefs.json()),
+            JSON.Member("permission", .string(permission.rawValue)),
+            JSON.Member("state", state),
+            JSON.Member("history", .array(history.map { $0.json() })),
+        ])
+    }
+}
+
+extension RequestReader {
+    static let promptFields = ["now", "user", "prefs", "permission", "state", "history"]
+
+    mutating func promptRequest(_ json: JSON) -> PromptRequest? {
+        guard let members = object(json, at: "", known: Self.promptFields) else { return nil }
+        let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let now = instant(fields["now"], at: "now")
+        var user: JSON?
+        if let value = fields["user"] {
+            if object(value, at: "user", known: nil) != nil {
+                user = value
+                _ = string(value["id"], at: "user.id")
+            }
+        } else {
+            fail("user", "missing required field")
+        }
+        let prefs = fields["prefs"].map { preferences($0, at: "prefs") } ?? PreferencesInput()
+        let permission = fields["permission"].map { oneOf($0, at: "permission", as: Permission.self) } ?? .unknown
+        let state = objectOrEmpty(fields["state"], at: "state")
+        var history: [HistoryEntry] = []
+        if let value = fields["history"] {
+            if let elements = value.elements {
+                for (index, element) in elements.enumerated() {
+                    if let entry = historyEntry(element, at: "history[\(index)]") { history.append(entry) }
+                }
+            } else {
+                mismatch("history", "an array", value)
+            }
+        }
+        guard errors.isEmpty, let now, let user, let permission else { return nil }
+        return PromptRequest(now: now, user: user, prefs: prefs, permission: permission, state: state, history: history)
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import HeraldEngine
+
+/// `herald prompt <policy-dir> --request <file|->`: may the app ask for OS notification
+/// permission now? The prompt decision as JSON.
+struct PromptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prompt",
+        abstract: "Decide whether the app may ask for OS notification permission now (ask or wait).",
+        discussion: """
+            The request is the prompt JSON of docs/decisions.md (`now`, `user`, `prefs`, `permission`, \
+            `state`, `history`); `-` reads it from standard input. The answer is `ask` or `wait` with a \
+            reason, the rule that decided and a trace.
+            Exit codes: 0 decided, 1 the policy is invalid or the request is bad, 64 bad usage.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The policy directory (policies/<app>).", valueName: "policy-dir"))
+    var policyDirectory: String
+
+    @Option(help: ArgumentHelp("The request JSON file, or `-` for standard input.", valueName: "file|-"))
+    var request: String
+
+    @Flag(help: "Print compact JSON on one line.")
+    var compact = false
+
+    func run() throws {
+        let loaded = try DecisionInput.load(policyDirectory)
+        let text = try DecisionInput.read(request)
+        let decision = try DecisionInput.prompt(text, engine: loaded.engine)
+        print(decision.json().serialized(pretty: !compact))
+    }
+}
+
+extension DecisionInput {
+    /// Parses a prompt request and decides it; request problems go to standard error, one per
+    /// line, exit 1.
+    static func prompt(_ text: String, engine: Engine) throws -> PromptDecision {
+        let request: PromptRequest
+        do {
+            request = try PromptRequest.parse(text)
+        } catch {
+            try fail(error)
+        }
+        switch engine.prompt(request, now: request.now) {
+        case .success(let decision): return decision
+        case .failure(let errors): try fail(errors)
+        }
+    }
+}
