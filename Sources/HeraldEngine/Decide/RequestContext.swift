@@ -169,9 +169,9 @@ extension Engine {
         var values = [Value?](repeating: nil, count: table.type.params.count)
         var reader = ValueReader()
         guard let members = request.params.members else { return values }
-        let names = table.type.params.map(\.name)
         for member in members {
             guard let slot = table.paramSlots[member.key] else {
+                let names = table.type.params.map(\.name)
                 var message = "unknown param `\(member.key)` for type `\(table.type.id)`"
                 if let close = Suggestions.closest(to: member.key, in: names) { message += "; did you mean `\(close)`?" }
                 reader.errors.append(RequestError(path: "params.\(member.key)", message: message))
@@ -196,8 +196,8 @@ struct ValueReader {
         }
         for member in members {
             let childPath = path + [member.key]
-            let text = childPath.joined(separator: ".")
             guard let node = schema[member.key] else {
+                let text = childPath.joined(separator: ".")
                 var message = "unknown field `\(member.key)`"
                 if let close = Suggestions.closest(to: member.key, in: schema.keys.sorted()) { message += "; did you mean `\(close)`?" }
                 errors.append(RequestError(path: text, message: message))
@@ -207,7 +207,9 @@ struct ValueReader {
             case .object(let children):
                 object(member.value, schema: children, path: childPath, slots: slots, into: &values)
             case .value(let type):
-                if let slot = slots[childPath] { values[slot] = convert(member.value, as: type, path: text) }
+                if let slot = slots[childPath] {
+                    values[slot] = convert(member.value, as: type, path: childPath.joined(separator: "."))
+                }
             }
         }
     }
@@ -222,10 +224,10 @@ struct ValueReader {
     }
 
     /// nil for `null` of an optional (absent) and for a problem (reported).
-    mutating func convert(_ json: JSON, as type: ValueType, path: String) -> Value? {
+    mutating func convert(_ json: JSON, as type: ValueType, path: @autoclosure () -> String) -> Value? {
         if json.isNull {
             if type.isOptional { return nil }
-            fail(path, Self.describe(type), json)
+            fail(path(), Self.describe(type), json)
             return nil
         }
         switch type.unwrapped {
@@ -251,14 +253,14 @@ struct ValueReader {
             if let items = json.elements {
                 var result: [Value] = []
                 for (index, item) in items.enumerated() {
-                    if let v = convert(item, as: element, path: "\(path)[\(index)]") { result.append(v) }
+                    if let v = convert(item, as: element, path: "\(path())[\(index)]") { result.append(v) }
                 }
                 return .list(result)
             }
         case .optional:
             break
         }
-        fail(path, Self.describe(type), json)
+        fail(path(), Self.describe(type), json)
         return nil
     }
 
