@@ -131,6 +131,7 @@ extension DecisionRun {
         case .week: zone.window(.week, containing: t)
         case .calendarWeek: zone.window(.calendarWeek, containing: t)
         case .month: zone.window(.month, containing: t)
+        case .year: zone.window(.year, containing: t)
         case .lifetime: Int.min ..< Int.max
         case .duration(let d): (t - d + 1) ..< (t + d)
         }
@@ -184,6 +185,7 @@ extension DecisionRun {
         case .week: "week"
         case .calendarWeek: "calendar week"
         case .month: "month"
+        case .year: "year"
         case .lifetime: "lifetime"
         case .duration(let d): duration(d)
         }
