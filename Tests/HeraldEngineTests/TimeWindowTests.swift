@@ -59,6 +59,15 @@ struct TimeWindowTests {
         #expect(try zoneNamed("Europe/London").window(.month, containing: 1_773_590_400) == 1_772_323_200 ..< 1_774_998_000)
     }
 
+    @Test func yearIsTheLocalCalendarYear() throws {
+        let ny = try zoneNamed("America/New_York")
+        // The last second of 2026 in New York is still in 2026; the year runs 365 local days.
+        #expect(ny.window(.year, containing: 1_798_779_599) == 1_767_243_600 ..< 1_798_779_600)
+        #expect(ny.window(.year, containing: 1_798_779_600).lowerBound == 1_798_779_600)
+        // Chatham (+13:45 in summer): the year starts at local midnight, not UTC's.
+        #expect(try zoneNamed("Pacific/Chatham").window(.year, containing: 1_782_818_100) == 1_767_176_100 ..< 1_798_712_100)
+    }
+
     @Test func rollingWindowsEndAtTheInstant() throws {
         let ny = try zoneNamed("America/New_York")
         let now = 1_781_107_200

@@ -8,6 +8,9 @@ struct DictionaryContext: EvaluationContext {
     var sentCounts: [String: Int] = [:]
     func value(at path: [String]) -> Value? { values[path.joined(separator: ".")] }
     func sent(_ target: String, within window: SentWindow) -> Int { sentCounts["\(target)/\(window)"] ?? 0 }
+    func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
+        sentCounts["\(target)/\(window)/\(statuses.joined(separator: ","))"] ?? 0
+    }
 }
 
 enum Fixture {
@@ -146,6 +149,20 @@ enum Fixture {
         #expect(Fixture.type("sent(N-MAINT-DUE-TODAY, week) + sent(score.updated, lifetime) + sent(security, month)") == .int)
     }
 
+    @Test func sentWithStatuses() throws {
+        #expect(Fixture.type("sent(reminders, 24h, [dismissed])") == .int)
+        #expect(Fixture.type("sent(reminders, week, [dismissed, 'opened'])") == .int)
+        #expect(Fixture.errors("sent(reminders, day, [dismised]) > 0") == ["H0319@22"])
+        #expect(Fixture.compile("sent(reminders, day, [dismised])").1.first?.suggestion == "dismissed")
+        #expect(Fixture.errors("sent(reminders, day, []) > 0") == ["H0319@21"])
+        #expect(Fixture.errors("sent(reminders, day, opened) > 0") == ["H0319@21"])
+        #expect(Fixture.errors("sent(reminders, day, [opened], 1) > 0") == ["H0308@0"])
+        // The statuses reach the context, deduplicated and in order.
+        let compiled = try #require(Fixture.compile("sent(reminders, 24h, [dismissed, dismissed, opened]) >= 3").0)
+        let context = DictionaryContext(values: [:], sentCounts: ["reminders/duration(86400)/dismissed,opened": 3])
+        #expect(compiled.evaluate(context) == .bool(true))
+    }
+
     @Test func enumsAndWeekdays() {
         #expect(Fixture.type("user.tier == 'pro'") == .bool)
         #expect(Fixture.type("'pro' != user.tier") == .bool)
@@ -230,7 +247,7 @@ enum Fixture {
 
     @Test func everyCodeIsRegistered() {
         let ids = DiagnosticCode.all.map(\.id).filter { $0.hasPrefix("H03") }
-        #expect(ids == (1...18).map { $0 < 10 ? "H030\($0)" : "H03\($0)" })
+        #expect(ids == (1...19).map { $0 < 10 ? "H030\($0)" : "H03\($0)" })
     }
 }
 

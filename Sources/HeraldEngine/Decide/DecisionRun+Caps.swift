@@ -134,6 +134,7 @@ extension DecisionRun {
         case .week: zone.window(.week, containing: t)
         case .calendarWeek: zone.window(.calendarWeek, containing: t)
         case .month: zone.window(.month, containing: t)
+        case .year: zone.window(.year, containing: t)
         case .lifetime: Int.min ..< Int.max
         case .duration(let d): (t - d + 1) ..< (t + d)
         }
@@ -187,6 +188,7 @@ extension DecisionRun {
         case .week: "week"
         case .calendarWeek: "calendar week"
         case .month: "month"
+        case .year: "year"
         case .lifetime: "lifetime"
         case .duration(let d): duration(d)
         }

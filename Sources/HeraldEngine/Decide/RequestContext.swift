@@ -70,6 +70,10 @@ struct RequestContext: EvaluationContext {
     func sent(_ target: String, within window: SentWindow) -> Int {
         engine.sentCount(target, within: window, ledger: ledger, zone: prefs.zone, now: now)
     }
+
+    func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
+        engine.sentCount(target, within: window, statuses: statuses, history: request.history, zone: prefs.zone, now: now)
+    }
 }
 
 extension Engine {
@@ -112,6 +116,32 @@ extension Engine {
         case .duration(let d): w = .rolling(d)
         }
         return ledger.count(scope, in: zone.window(w, containing: now))
+    }
+
+    /// `sent(target, window, [statuses])`: the history entries of a type or category whose
+    /// status is one of `statuses`, in the window around `now`. Reads the history directly
+    /// (the ledger index keeps only the counting statuses).
+    /// - Complexity: O(h) for h history entries.
+    func sentCount(_ target: String, within window: SentWindow, statuses: [String], history: [HistoryEntry], zone: Zone, now: Int) -> Int {
+        let isType = bundle.types.contains(target)
+        let wanted = Set(statuses.compactMap(HistoryEntry.Status.init(rawValue:)))
+        let range = zone.window(Self.window(window), containing: now)
+        var count = 0
+        for entry in history where wanted.contains(entry.status) && range.contains(entry.deliverAt) {
+            if isType ? entry.type == target : categoryOfType[entry.type] == target { count += 1 }
+        }
+        return count
+    }
+
+    static func window(_ window: SentWindow) -> Window {
+        switch window {
+        case .day: .day
+        case .week: .week
+        case .calendarWeek: .calendarWeek
+        case .month: .month
+        case .lifetime: .lifetime
+        case .duration(let d): .rolling(d)
+        }
     }
 
     func categoryEnabled(_ name: String, prefs: PreferencesInput) -> Bool {

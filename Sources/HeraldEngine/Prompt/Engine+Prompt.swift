@@ -27,7 +27,8 @@ extension Engine {
         let fieldValues = schemaValues(state: request.state, user: request.user, errors: &errors)
         guard errors.isEmpty, let prefs else { return .failure(RequestErrors(errors)) }
         let context = PromptContext(engine: self, now: now, prefs: prefs, fieldValues: fieldValues,
-                                    ledger: LedgerIndex(request.history, categories: categoryOfType))
+                                    ledger: LedgerIndex(request.history, categories: categoryOfType),
+                                    history: request.history)
         var run = PromptRun(engine: self, context: context, permission: request.permission)
         return .success(run.execute())
     }
@@ -98,6 +99,11 @@ struct PromptContext: EvaluationContext {
     /// Indexed like `engine.fields`; nil: absent.
     let fieldValues: [Value?]
     let ledger: LedgerIndex
+    let history: [HistoryEntry]
+
+    func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
+        engine.sentCount(target, within: window, statuses: statuses, history: history, zone: prefs.zone, now: now)
+    }
 
     func value(at path: [String]) -> Value? {
         guard let root = path.first else { return nil }

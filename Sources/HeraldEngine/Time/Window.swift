@@ -8,6 +8,8 @@ public enum Window: Sendable, Hashable {
     case calendarWeek
     /// The local calendar month.
     case month
+    /// The local calendar year.
+    case year
     /// A rolling duration in seconds (`48h`): the `d` seconds ending at the instant,
     /// `(instant - d + 1) ..< (instant + 1)`. Zero or negative durations are empty.
     case rolling(Int)

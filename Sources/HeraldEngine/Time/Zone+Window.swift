@@ -32,6 +32,11 @@ extension Zone {
                 ? CivilDate(year: civil.year + 1, month: 1, day: 1).days
                 : CivilDate(year: civil.year, month: civil.month + 1, day: 1).days
             return dayBoundary(first) ..< dayBoundary(next)
+        case .year:
+            let civil = CivilDate(days: windowDate(of: t))
+            let first = CivilDate(year: civil.year, month: 1, day: 1).days
+            let next = CivilDate(year: civil.year + 1, month: 1, day: 1).days
+            return dayBoundary(first) ..< dayBoundary(next)
         }
     }
 

@@ -77,7 +77,7 @@ extension Compilation {
         return expression(node, what: "`max`", expecting: .int, params: [:], state: false).map(CapLimit.expression)
     }
 
-    /// `day` · `week` · `calendar_week` · `month` · `lifetime` · a duration.
+    /// `day` · `week` · `calendar_week` · `month` · `year` · `lifetime` · a duration.
     mutating func compileWindow(_ node: YAMLNode) -> CapWindow? {
         guard let scalar = reader.scalar(node, what: "`per`") else { return nil }
         switch scalar.value {
@@ -85,6 +85,7 @@ extension Compilation {
         case "week": return .week
         case "calendar_week": return .calendarWeek
         case "month": return .month
+        case "year": return .year
         case "lifetime": return .lifetime
         default: break
         }

@@ -93,6 +93,9 @@ public protocol EvaluationContext {
     func value(at path: [String]) -> Value?
     /// How many notifications of a type or category were sent in the window.
     func sent(_ target: String, within window: SentWindow) -> Int
+    /// `sent(target, window, [statuses])`: like `sent(_:within:)`, counting only ledger entries
+    /// whose status is one of `statuses` (`opened`, `dismissed`, …).
+    func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int
 }
 
 /// A type-checked expression, ready to evaluate.
@@ -201,5 +204,12 @@ public enum ExpressionCompiler {
     private static func article(_ type: ValueType) -> String {
         let name = type.description
         return (name.first.map { "aeiou".contains($0) } ?? false) ? "an \(name)" : "a \(name)"
+    }
+}
+
+extension EvaluationContext {
+    /// Contexts without a status-aware ledger count every entry `sent(_:within:)` counts.
+    public func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
+        sent(target, within: window)
     }
 }

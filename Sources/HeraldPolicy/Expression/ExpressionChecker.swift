@@ -489,7 +489,7 @@ struct ExpressionChecker {
             let e: TypedExpression = name == "min" ? .minimum(a.expression, b.expression) : .maximum(a.expression, b.expression)
             return Checked(expression: e, type: a.type)
         default:  // sent
-            guard arity(name, 2, arguments, node) else { return nil }
+            guard arguments.count == 3 || arity(name, 2, arguments, node) else { return nil }
             var target: String?
             switch arguments[0].kind {
             case .string(let s): target = s
@@ -514,7 +514,36 @@ struct ExpressionChecker {
                       "`\(written)` is not a window of `sent()`: use `day`, `week`, `calendar_week`, `month`, `lifetime` or a duration such as `48h`",
                       arguments[1].range, suggestion: Suggestions.closest(to: written, in: Self.windows.keys))
             }
+            var statuses: [String]?
+            if arguments.count == 3 {
+                statuses = []
+                let allowed = ["scheduled", "delivered", "opened", "dismissed", "cancelled"]
+                if case .list(let items) = arguments[2].kind, !items.isEmpty {
+                    for item in items {
+                        var word: String?
+                        switch item.kind {
+                        case .string(let s): word = s
+                        case .name(let segments) where segments.count == 1: word = segments[0].name
+                        default: break
+                        }
+                        if let word, allowed.contains(word) {
+                            if !statuses!.contains(word) { statuses!.append(word) }
+                        } else {
+                            let written = text(item.range)
+                            error(.exprInvalidSentStatus, "`\(written)` is not a ledger status: use `scheduled`, `delivered`, `opened`, `dismissed` or `cancelled`",
+                                  item.range, suggestion: Suggestions.closest(to: written, in: allowed))
+                            statuses = nil
+                            break
+                        }
+                    }
+                } else {
+                    error(.exprInvalidSentStatus, "the third argument of `sent()` is a list of ledger statuses, such as `[dismissed]`", arguments[2].range)
+                    statuses = nil
+                }
+                if statuses == nil { return nil }
+            }
             guard let target, let window else { return nil }
+            if let statuses { return Checked(expression: .sentWithStatuses(target, window, statuses), type: .int) }
             return Checked(expression: .sent(target, window), type: .int)
         }
     }

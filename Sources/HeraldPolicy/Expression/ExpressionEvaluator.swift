@@ -87,6 +87,8 @@ enum ExpressionEvaluator {
             }
         case .sent(let target, let window):
             return { .int($0.sent(target, within: window)) }
+        case .sentWithStatuses(let target, let window, let statuses):
+            return { .int($0.sent(target, within: window, statuses: statuses)) }
         }
     }
 

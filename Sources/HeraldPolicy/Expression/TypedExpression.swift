@@ -26,6 +26,8 @@ indirect enum TypedExpression: Sendable {
     case minimum(TypedExpression, TypedExpression)
     case maximum(TypedExpression, TypedExpression)
     case sent(String, SentWindow)
+    /// `sent(target, window, [statuses])`.
+    case sentWithStatuses(String, SentWindow, [String])
 }
 
 extension Value {

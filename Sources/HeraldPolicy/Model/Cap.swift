@@ -15,6 +15,8 @@ public enum CapWindow: Sendable, Hashable {
     case calendarWeek
     /// The local calendar month.
     case month
+    /// The local calendar year (a birthday "once a year").
+    case year
     case lifetime
     /// A rolling duration, in seconds.
     case duration(Int)

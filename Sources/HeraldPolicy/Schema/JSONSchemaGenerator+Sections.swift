@@ -71,7 +71,7 @@ extension JSONSchemaGenerator {
                 ("per", anyOf([
                     enumeration(LanguageKeys.capWindows),
                     ref("duration"),
-                ], "The window: `day` (the user's local day), `week` (the day and the six before), `calendar_week`, `month`, `lifetime`, or a duration.")),
+                ], "The window: `day` (the user's local day), `week` (the day and the six before), `calendar_week`, `month`, `year`, `lifetime`, or a duration.")),
                 ("cooldown", ref("duration", "At least this long since the last one in scope.")),
                 ("over", string("What happens over the cap: `suppress` (default), `defer`, `batch(<group>)`, `digest(<name>)`.", pattern: overPattern)),
                 ("exempt", ref("names", "Type or category names never limited by this cap.")),

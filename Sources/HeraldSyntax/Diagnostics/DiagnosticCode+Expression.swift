@@ -24,6 +24,7 @@ extension DiagnosticCode {
     public static let exprInvalidTimeOrDate = DiagnosticCode("H0316", "expr-invalid-time-or-date", "the text of `time(\"HH:MM\")` or `date(\"YYYY-MM-DD\")` is not a valid time or date")
     public static let exprUnknownSentTarget = DiagnosticCode("H0317", "expr-unknown-sent-target", "`sent()` names no notification type or category")
     public static let exprInvalidSentWindow = DiagnosticCode("H0318", "expr-invalid-sent-window", "the window of `sent()` is not `day`, `week`, `calendar_week`, `month`, `lifetime` or a duration")
+    public static let exprInvalidSentStatus = DiagnosticCode("H0319", "expr-invalid-sent-status", "the statuses of `sent()` are not a list of ledger statuses (`scheduled`, `delivered`, `opened`, `dismissed`, `cancelled`)")
 
     static let expressionCodes: [DiagnosticCode] = [
         exprUnexpectedCharacter, exprUnterminatedString, exprInvalidNumber,
@@ -31,6 +32,6 @@ extension DiagnosticCode {
         exprUnknownName, exprUnknownFunction, exprArgumentCount,
         exprTypeMismatch, exprResultType, exprOptionalWithoutHas, exprNotOptional, exprUnknownEnumCase,
         exprTooLong, exprTooDeep,
-        exprInvalidTimeOrDate, exprUnknownSentTarget, exprInvalidSentWindow,
+        exprInvalidTimeOrDate, exprUnknownSentTarget, exprInvalidSentWindow, exprInvalidSentStatus,
     ]
 }
