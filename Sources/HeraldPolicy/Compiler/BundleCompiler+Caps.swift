@@ -7,16 +7,17 @@ extension Compilation {
     var typeOrCategoryTargets: [String] { typeNames + categoryNames }
 
     /// A list of type/category(/channel) names, each checked (`H0410` with "did you mean").
-    mutating func targets(_ node: YAMLNode?, what: String, allowed: [String]) -> [String] {
+    /// Membership is a set lookup: a bundle of n types with a cap each stays O(n).
+    mutating func targets(_ node: YAMLNode?, what: String, channels: Bool) -> [String] {
         guard let node, let names = reader.names(node, what: what) else { return [] }
         var result: [String] = []
         for (name, span) in names {
-            if allowed.contains(name) {
+            if typeOrCategorySet.contains(name) || (channels && channelNames.contains(name)) {
                 result.append(name)
             } else {
-                let kinds = allowed.count == matchTargets.count ? "type, category or channel" : "type or category"
+                let kinds = channels ? "type, category or channel" : "type or category"
                 reader.diagnostics.error(.unknownTarget, "unknown \(kinds) `\(name)` in \(what)", at: span,
-                                         suggestion: Suggestions.closest(to: name, in: allowed))
+                                         suggestion: Suggestions.closest(to: name, in: channels ? matchTargets : typeOrCategoryTargets))
             }
         }
         return result
@@ -31,9 +32,9 @@ extension Compilation {
             id = text
         }
         let scope = f["scope"].flatMap { reader.enumValue($0, what: "`scope`", as: CapScope.self) } ?? (owner == nil ? .global : .type)
-        let match = targets(f["match"], what: "`match`", allowed: matchTargets)
-        let only = targets(f["only"], what: "`only`", allowed: typeOrCategoryTargets)
-        let exempt = targets(f["exempt"], what: "`exempt`", allowed: typeOrCategoryTargets)
+        let match = targets(f["match"], what: "`match`", channels: true)
+        let only = targets(f["only"], what: "`only`", channels: false)
+        let exempt = targets(f["exempt"], what: "`exempt`", channels: false)
         let cooldown = f["cooldown"].flatMap { reader.duration($0, what: "`cooldown`") }
         let max = f["max"].flatMap { compileCapLimit($0) }
         let per = f["per"].flatMap { compileWindow($0) }
@@ -126,7 +127,7 @@ extension Compilation {
             reader.checkIdentifier(text, at: n.span, what: "rule")
             id = text
         }
-        let match = targets(f["match"], what: "`match`", allowed: typeOrCategoryTargets)
+        let match = targets(f["match"], what: "`match`", channels: false)
         let ruleParams = params ?? sharedParams(of: typesCovered(by: match))
         let when = f["when"].flatMap { expression($0, what: "`when`", expecting: .bool, params: ruleParams) }
         var reason: String?

@@ -23,7 +23,7 @@ extension Compilation {
             if let n = f["during"], let word = reader.word(n, what: "`quietHours.during`", allowed: ["defer", "suppress"]) {
                 policy.quietHours.during = QuietHoursTreatment(rawValue: word)!
             }
-            policy.quietHours.bypass = targets(f["bypass"], what: "`quietHours.bypass`", allowed: typeOrCategoryTargets)
+            policy.quietHours.bypass = targets(f["bypass"], what: "`quietHours.bypass`", channels: false)
         }
         for (index, item) in sections.lists["caps", default: []].enumerated() {
             if let cap = compileCap(item, owner: nil, defaultID: "caps[\(index)]", place: LanguageKeys.cap) { policy.caps.append(cap) }
@@ -69,7 +69,7 @@ extension Compilation {
         }
         for item in sections.lists["priorities", default: []] {
             guard let name = reader.string(item, what: "an entry of `priorities`") else { continue }
-            if typeOrCategoryTargets.contains(name) {
+            if typeOrCategorySet.contains(name) {
                 policy.priorities.append(PriorityEntry(name: name, span: item.span))
             } else {
                 reader.diagnostics.error(.unknownTarget, "unknown type or category `\(name)` in `priorities`", at: item.span,

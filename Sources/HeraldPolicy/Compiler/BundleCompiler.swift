@@ -46,6 +46,13 @@ struct Compilation {
     var categoryOfType: [String: String] = [:]
     var batchNames: [String] = []
     var digestNames: [String] = []
+    /// The standard environment without params, built once the schemas are known: every
+    /// expression's environment is this one with its own `params` (building it per expression
+    /// made compiling O(types²): `prefs.types.*` and `sent()` targets name every type).
+    var baseEnvironment: ExpressionEnvironment?
+    /// Every type and category name, for O(1) checks of `match`, `only`, `exempt`, `bypass`.
+    var typeOrCategorySet: Set<String> = []
+    var baseEnvironmentWithoutState: ExpressionEnvironment?
 
     init(sections: BundleSections) {
         self.sections = sections
@@ -54,12 +61,17 @@ struct Compilation {
         typeNames = sections.named["types", default: []].map(\.key.value)
         batchNames = sections.named["batching", default: []].map(\.key.value)
         digestNames = sections.named["digests", default: []].map(\.key.value)
+        typeOrCategorySet = Set(typeNames + categoryNames)
     }
 
     mutating func run(name defaultName: String, digest: String, files: [String]) -> PolicyBundle {
         let app = compileApp()
         let channels = compileChannels()
         (stateSchema, userSchema) = (compileSchema("state"), compileSchema("user"))
+        baseEnvironment = .standard(state: stateSchema, user: userSchema, params: [:],
+                                    categories: categoryNames, channels: channelNames, types: typeNames)
+        baseEnvironmentWithoutState = .standard(state: [:], user: userSchema, params: [:],
+                                                categories: categoryNames, channels: channelNames, types: typeNames)
         reasons = compileReasons()
         routes = compileRoutes()
         compileAllParams()
@@ -92,8 +104,12 @@ struct Compilation {
     // MARK: Shared helpers
 
     func environment(params: [String: ValueType], state: Bool = true) -> ExpressionEnvironment {
-        .standard(state: state ? stateSchema : [:], user: userSchema, params: params,
-                  categories: categoryNames, channels: channelNames, types: typeNames)
+        guard var environment = state ? baseEnvironment : baseEnvironmentWithoutState else {
+            return .standard(state: state ? stateSchema : [:], user: userSchema, params: params,
+                             categories: categoryNames, channels: channelNames, types: typeNames)
+        }
+        environment.roots["params"] = .object(params.mapValues { SchemaNode.value($0) })
+        return environment
     }
 
     mutating func expression(_ node: YAMLNode, what: String, expecting: ValueType, params: [String: ValueType],

@@ -18,6 +18,8 @@ public struct BundleSections: Sendable {
     public private(set) var singles: [String: Single] = [:]
     /// The key of each section's first appearance.
     public private(set) var sectionKeys: [String: YAMLKey] = [:]
+    /// Section → entry name → the key that first defined it, so duplicate checks are O(1).
+    private var firstKeys: [String: [String: YAMLKey]] = [:]
 
     public init() {}
 
@@ -42,18 +44,17 @@ public struct BundleSections: Sendable {
                     diagnostics.error(.wrongShape, "expected a mapping for `\(section)`, found \(pair.value.shapeDescription)", at: pair.value.span)
                     continue
                 }
-                var existing = named[section] ?? []
                 for entry in entries {
-                    if let first = existing.first(where: { $0.key.value == entry.key.value }) {
+                    if let first = firstKeys[section]?[entry.key.value] {
                         diagnostics.error(.duplicateDefinition,
                                           "`\(entry.key.value)` is defined twice in `\(section)`",
                                           at: entry.key.span,
-                                          notes: [.init("first defined here", span: first.key.span)])
+                                          notes: [.init("first defined here", span: first.span)])
                     } else {
-                        existing.append(entry)
+                        firstKeys[section, default: [:]][entry.key.value] = entry.key
+                        named[section, default: []].append(entry)
                     }
                 }
-                named[section] = existing
             } else if LanguageKeys.listSections.contains(section) {
                 guard let items = pair.value.isNull ? [] : pair.value.sequence else {
                     diagnostics.error(.wrongShape, "expected a list for `\(section)`, found \(pair.value.shapeDescription)", at: pair.value.span)

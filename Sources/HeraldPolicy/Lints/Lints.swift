@@ -72,33 +72,49 @@ public enum Lints {
         all.append(contentsOf: bundle.caps)
         let limited = all.filter { $0.per != nil && $0.max != nil }
 
-        // Same scope, same match set, same `only`, same window.
-        func sameCount(_ a: Cap, _ b: Cap) -> Bool {
-            a.scope == b.scope && Set(a.match) == Set(b.match) && Set(a.only) == Set(b.only)
-                && a.per == b.per && a.owner == b.owner && Set(a.exempt) == Set(b.exempt)
-        }
         func fixed(_ cap: Cap) -> Int? {
             if case .fixed(let n)? = cap.max { return n }
             return nil
         }
-        for (i, soft) in limited.enumerated() where soft.over != .suppress {
-            guard let softMax = fixed(soft) else { continue }
-            for hard in limited where hard.over == .suppress && sameCount(soft, hard) {
-                guard let hardMax = fixed(hard), softMax > hardMax else { continue }
-                diagnostics.error(.lintSoftCapAboveHardCap,
-                                  "soft cap `\(soft.id)` allows \(softMax) but hard cap `\(hard.id)` on the same scope and window stops at \(hardMax), so `\(soft.id)` never acts",
-                                  at: soft.span,
-                                  notes: [Diagnostic.Note("`\(hard.id)` is here", span: hard.span)])
-            }
-            _ = i
+        // Caps that count the same thing: same scope, owner, window, match, only and exempt.
+        // Grouped first, so the pairwise checks stay linear in the number of caps.
+        struct CountKey: Hashable {
+            var scope: CapScope
+            var owner: String?
+            var per: CapWindow?
+            var match: [String]
+            var only: [String]
+            var exempt: [String]
         }
-        for (i, a) in limited.enumerated() {
-            for b in limited[(i + 1)...] where sameCount(a, b) && a.over == b.over {
-                guard let x = fixed(a), let y = fixed(b), x == y else { continue }
-                diagnostics.warning(.lintDuplicateCap,
-                                    "cap `\(b.id)` repeats cap `\(a.id)` (same scope, match, window and limit)",
-                                    at: b.span,
-                                    notes: [Diagnostic.Note("`\(a.id)` is here", span: a.span)])
+        var groups: [CountKey: [Cap]] = [:]
+        var order: [CountKey] = []
+        for cap in limited {
+            let key = CountKey(scope: cap.scope, owner: cap.owner, per: cap.per, match: cap.match.sorted(),
+                               only: cap.only.sorted(), exempt: cap.exempt.sorted())
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(cap)
+        }
+        for key in order {
+            let group = groups[key]!
+            guard group.count > 1 else { continue }
+            for soft in group where soft.over != .suppress {
+                guard let softMax = fixed(soft) else { continue }
+                for hard in group where hard.over == .suppress {
+                    guard let hardMax = fixed(hard), softMax > hardMax else { continue }
+                    diagnostics.error(.lintSoftCapAboveHardCap,
+                                      "soft cap `\(soft.id)` allows \(softMax) but hard cap `\(hard.id)` on the same scope and window stops at \(hardMax), so `\(soft.id)` never acts",
+                                      at: soft.span,
+                                      notes: [Diagnostic.Note("`\(hard.id)` is here", span: hard.span)])
+                }
+            }
+            for (i, a) in group.enumerated() {
+                for b in group[(i + 1)...] where a.over == b.over {
+                    guard let x = fixed(a), let y = fixed(b), x == y else { continue }
+                    diagnostics.warning(.lintDuplicateCap,
+                                        "cap `\(b.id)` repeats cap `\(a.id)` (same scope, match, window and limit)",
+                                        at: b.span,
+                                        notes: [Diagnostic.Note("`\(a.id)` is here", span: a.span)])
+                }
             }
         }
         // A zero cap on a type that is on by default.
