@@ -70,25 +70,29 @@ public enum TestReport {
     }
 
     public static func json(_ bundles: [BundleResults]) -> String {
-        var out = "{\"bundles\":["
-        out += bundles.map { bundle in
-            var b = "{\"directory\":\(str(bundle.directory)),\"tests\":["
-            b += bundle.results.map { r in
-                "{\"name\":\(str(r.name)),\"file\":\(str(r.span.start.path)),\"line\":\(r.span.start.line),\"passed\":\(r.passed),\"failures\":["
-                    + r.failures.map { f in
-                        "{\"step\":\(f.step),\"field\":\(str(f.field)),\"expected\":\(str(f.expected)),\"actual\":\(str(f.actual)),\"line\":\(f.span.start.line),\"column\":\(f.span.start.column)}"
-                    }.joined(separator: ",") + "]}"
-            }.joined(separator: ",")
-            b += "]"
-            if let c = bundle.coverage {
-                b += ",\"coverage\":{\"summary\":\(str(c.summary)),\"unreached\":["
-                b += c.unreached.map { "{\"kind\":\(str($0.kind.rawValue)),\"id\":\(str($0.id))}" }.joined(separator: ",")
-                b += "]}"
+        func failure(_ f: PolicyTestResult.Failure) -> JSONOutput {
+            .object([("step", .int(f.step)), ("field", .string(f.field)), ("expected", .string(f.expected)),
+                     ("actual", .string(f.actual)), ("line", .int(f.span.start.line)), ("column", .int(f.span.start.column))])
+        }
+        func test(_ r: PolicyTestResult) -> JSONOutput {
+            .object([("name", .string(r.name)), ("file", .string(r.span.start.path)), ("line", .int(r.span.start.line)),
+                     ("passed", .bool(r.passed)), ("failures", .array(r.failures.map(failure)))])
+        }
+        func bundle(_ b: BundleResults) -> JSONOutput {
+            var members: [(String, JSONOutput)] = [("directory", .string(b.directory)), ("tests", .array(b.results.map(test)))]
+            if let c = b.coverage {
+                members.append(("coverage", .object([
+                    ("summary", .string(c.summary)),
+                    ("unreached", .array(c.unreached.map { .object([("kind", .string($0.kind.rawValue)), ("id", .string($0.id))]) })),
+                ])))
             }
-            return b + "}"
-        }.joined(separator: ",")
-        out += "],\"passed\":\(passedCount(bundles)),\"failed\":\(failedCount(bundles))}\n"
-        return out
+            return .object(members)
+        }
+        let document = JSONOutput.object([
+            ("bundles", .array(bundles.map(bundle))),
+            ("passed", .int(passedCount(bundles))), ("failed", .int(failedCount(bundles))),
+        ])
+        return document.serialized() + "\n"
     }
 
     static func xml(_ s: String) -> String {
@@ -105,26 +109,5 @@ public enum TestReport {
             }
         }
         return out
-    }
-
-    static func str(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if c.value < 0x20 {
-                    let hex = String(c.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(c)
-                }
-            }
-        }
-        return out + "\""
     }
 }

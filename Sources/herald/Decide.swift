@@ -47,7 +47,7 @@ enum DecisionInput {
         guard let bundle = result.bundle else {
             let renderer = DiagnosticRenderer(format: .text, color: false)
             let errors = result.diagnostics.items.filter { $0.severity == .error }
-            FileHandle.standardError.write(Data((renderer.render(errors, sources: result.sources) + "\n").utf8))
+            Terminal.writeError(renderer.render(errors, sources: result.sources) + "\n")
             throw ExitCode(1)
         }
         return Loaded(engine: Engine(bundle: bundle), sources: result.sources)
@@ -81,7 +81,7 @@ enum DecisionInput {
 
     /// Prints every request problem to standard error, one per line, and exits 1.
     static func fail(_ errors: RequestErrors) throws -> Never {
-        FileHandle.standardError.write(Data((message(errors) + "\n").utf8))
+        Terminal.writeError(message(errors) + "\n")
         throw ExitCode(1)
     }
 

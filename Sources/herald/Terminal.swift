@@ -29,9 +29,10 @@ enum Terminal {
     }
 }
 
-/// Writes text to standard error (diagnostics beside a machine-readable standard output).
-enum FileHandleOutput {
-    static func standardError(_ text: String) {
+extension Terminal {
+    /// Writes text to standard error (diagnostics and request problems beside a
+    /// machine-readable standard output).
+    static func writeError(_ text: String) {
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }

@@ -64,7 +64,7 @@ struct Test: ParsableCommand {
         }
         if !problems.isEmpty {
             let renderer = DiagnosticRenderer(format: .text, color: !noColor && Terminal.stdoutWantsColor)
-            FileHandleOutput.standardError(renderer.render(problems, sources: sources) + "\n")
+            Terminal.writeError(renderer.render(problems, sources: sources) + "\n")
         }
         switch format {
         case .text: print(TestReport.text(bundles), terminator: "")
