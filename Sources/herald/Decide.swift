@@ -61,7 +61,11 @@ enum DecisionInput {
         } else {
             data = FileManager.default.contents(atPath: path)
         }
-        guard let data else { throw ValidationError("cannot read request file `\(path)`") }
+        guard let data else {
+            // A usage problem (exit 64), stated plainly rather than with the root command's usage.
+            Terminal.writeError("error: cannot read request file `\(path)`\n")
+            throw ExitCode(64)
+        }
         return String(decoding: data, as: UTF8.self)
     }
 

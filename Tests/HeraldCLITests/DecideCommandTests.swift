@@ -55,4 +55,8 @@ import Testing
     @Test func missingPolicyDirectoryIsAUsageError() {
         #expect(throws: ValidationError.self) { try DecisionInput.load("/nonexistent/policy") }
     }
+
+    @Test func missingRequestFileIsAUsageError() {
+        #expect(throws: ExitCode(64)) { try DecisionInput.read("/nonexistent/request.json") }
+    }
 }
