@@ -13,14 +13,12 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(path: ".."),
-        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .target(name: "CHeap", path: "Benchmarks/CHeap"),
         .executableTarget(
             name: "HeraldBenchmarks",
             dependencies: [
-                "CHeap",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "HeraldEngine", package: herald),
                 .product(name: "HeraldPolicy", package: herald),

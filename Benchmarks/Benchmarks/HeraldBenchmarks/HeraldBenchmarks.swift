@@ -2,11 +2,6 @@ import Benchmark
 import Foundation
 import HeraldEngine
 import HeraldPolicy
-import CHeap
-
-/// Bytes currently allocated from the C heap (glibc `mallinfo2`), for the retained size of a
-/// compiled bundle.
-func heapInUse() -> Int { Int(herald_heap_in_use()) }
 
 var decideMetrics: [BenchmarkMetric] { [.wallClock, .throughput, .mallocCountTotal, .instructions] }
 var fast: Benchmark.Configuration { Benchmark.Configuration(metrics: decideMetrics, warmupIterations: 100,
@@ -118,21 +113,6 @@ let benchmarks: @Sendable () -> Void = {
             let (path, bytes) = Fixtures.generatedBundle(types: types)
             print("generated catalog n=\(types): \(bytes) bytes of YAML")
             return path
-        }
-    }
-
-    // MARK: Memory of a compiled bundle (retained heap bytes of PolicyBundle + Engine)
-    let memoryMetrics: [BenchmarkMetric] = [.custom("retained bytes", polarity: .prefersSmaller, useScalingFactor: false)]
-    for name in Repo.bundles + ["generated-1000"] {
-        Benchmark("memory \(name)", configuration: .init(metrics: memoryMetrics, warmupIterations: 0, maxIterations: 3)) { benchmark in
-            let path = name.hasPrefix("generated") ? Fixtures.generatedBundle(types: 1_000).path : Repo.policy(name)
-            let validated = Validator.validate(path).bundle!
-            let before = heapInUse()
-            let engine = Engine(bundle: Fixtures.bundle(path))
-            let after = heapInUse()
-            benchmark.measurement(.custom("retained bytes", polarity: .prefersSmaller, useScalingFactor: false), after - before)
-            blackHole(engine)
-            blackHole(validated)
         }
     }
 }
