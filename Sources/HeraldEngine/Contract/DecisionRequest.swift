@@ -47,12 +47,7 @@ public struct DecisionRequest: Sendable, Equatable {
     /// - Throws: `RequestErrors` with the parse error (path `request`, message `line:col: …`)
     ///   or every field problem found.
     public static func parse(_ text: String, limits: JSONLimits = .standard) throws(RequestErrors) -> DecisionRequest {
-        let json: JSON
-        do {
-            json = try JSON.parse(text, limits: limits)
-        } catch {
-            throw RequestErrors([RequestError(path: "request", message: "invalid JSON at \(error)")])
-        }
+        let json = try RequestErrors.parseJSON(text, limits: limits)
         return try DecisionRequest(json: json)
     }
 

@@ -106,16 +106,7 @@ extension Engine {
     /// `sent(target, window)`: the ledger's count of a type or category in the window around `now`.
     func sentCount(_ target: String, within window: SentWindow, ledger: LedgerIndex, zone: Zone, now: Int) -> Int {
         let scope: LedgerScope = bundle.types.contains(target) ? .type(target) : .category(target)
-        let w: Window
-        switch window {
-        case .day: w = .day
-        case .week: w = .week
-        case .calendarWeek: w = .calendarWeek
-        case .month: w = .month
-        case .lifetime: w = .lifetime
-        case .duration(let d): w = .rolling(d)
-        }
-        return ledger.count(scope, in: zone.window(w, containing: now))
+        return ledger.count(scope, in: zone.window(Self.window(window), containing: now))
     }
 
     /// `sent(target, window, [statuses])`: the history entries of a type or category whose

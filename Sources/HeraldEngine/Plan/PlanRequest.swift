@@ -15,12 +15,7 @@ public struct PlanRequest: Sendable {
 
     /// Reads a plan request; every problem is reported (candidate fields as `candidates[i].…`).
     public static func parse(_ text: String) throws(RequestErrors) -> PlanRequest {
-        let json: JSON
-        do {
-            json = try JSON.parse(text)
-        } catch {
-            throw RequestErrors([RequestError(path: "request", message: "invalid JSON at \(error)")])
-        }
+        let json = try RequestErrors.parseJSON(text, limits: .standard)
         guard let members = json.members else {
             throw RequestErrors([RequestError(path: "request", message: "expected an object, got \(json.kindName)")])
         }

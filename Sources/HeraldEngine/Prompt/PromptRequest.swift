@@ -28,12 +28,7 @@ public struct PromptRequest: Sendable, Equatable {
     /// Reads a request from JSON text.
     /// - Throws: `RequestErrors` with the parse error (path `request`) or every field problem.
     public static func parse(_ text: String, limits: JSONLimits = .standard) throws(RequestErrors) -> PromptRequest {
-        let json: JSON
-        do {
-            json = try JSON.parse(text, limits: limits)
-        } catch {
-            throw RequestErrors([RequestError(path: "request", message: "invalid JSON at \(error)")])
-        }
+        let json = try RequestErrors.parseJSON(text, limits: limits)
         return try PromptRequest(json: json)
     }
 
