@@ -9,18 +9,36 @@ import HeraldSyntax
 /// then does array and small-dictionary work only. An `Engine` is an immutable value, safe
 /// to share across threads.
 public struct Engine: Sendable {
-    public let bundle: PolicyBundle
-    let tables: [String: TypeTable]
+    /// The resolved tables, shared by every copy of the engine: copying an `Engine` (or a
+    /// decision's reference to it) is one reference count, not a copy of every table.
+    let core: EngineCore
+
+    public var bundle: PolicyBundle { core.bundle }
+    var tables: [String: TypeTable] { core.tables }
     /// Declared state and user fields (full paths starting `state`/`user`) → slot.
-    let fieldSlots: [[String]: Int]
-    let fields: [SchemaField]
+    var fieldSlots: [[String]: Int] { core.fieldSlots }
+    var fields: [SchemaField] { core.fields }
     /// Type id → category name, for the ledger.
-    let categoryOfType: [String: String]
-    let policy: Decision.Policy
+    var categoryOfType: [String: String] { core.categoryOfType }
+    var policy: Decision.Policy { core.policy }
 
     /// Resolves the bundle's per-type tables.
     /// - Complexity: O(types × (caps + rules)), once per bundle.
     public init(bundle: PolicyBundle) {
+        core = EngineCore(bundle: bundle)
+    }
+}
+
+/// Everything an `Engine` resolves from its bundle, once.
+final class EngineCore: Sendable {
+    let bundle: PolicyBundle
+    let tables: [String: TypeTable]
+    let fieldSlots: [[String]: Int]
+    let fields: [SchemaField]
+    let categoryOfType: [String: String]
+    let policy: Decision.Policy
+
+    init(bundle: PolicyBundle) {
         self.bundle = bundle
         var slots: [[String]: Int] = [:]
         for (index, field) in bundle.schemaFields.enumerated() { slots[field.path] = index }
@@ -31,13 +49,13 @@ public struct Engine: Sendable {
         categoryOfType = categories
         policy = Decision.Policy(name: bundle.name, digest: bundle.digest)
         var tables: [String: TypeTable] = [:]
-        for type in bundle.types { tables[type.id] = TypeTable(type: type, bundle: bundle) }
+        for type in bundle.types { tables[type.id] = TypeTable(type: type, bundle: bundle, fieldSlots: slots) }
         self.tables = tables
     }
 }
 
 /// One type with everything the pipeline needs resolved against the bundle.
-struct TypeTable: Sendable {
+final class TypeTable: Sendable {
     let type: NotificationType
     let category: Category?
     /// The type's channels in preference order (unknown names dropped).
@@ -58,8 +76,29 @@ struct TypeTable: Sendable {
     let requiredPaths: [[String]]
     /// Param name → index in `type.params`.
     let paramSlots: [String: Int]
+    /// `requiredPaths` resolved to where a request keeps them.
+    let requiredReads: [ReadSlot]
+    /// Where `timing.at: param|state` reads its instant.
+    let timingRead: ReadSlot?
+    /// The type or its category is locked (exempt from every preference switch).
+    let locked: Bool
+    /// Per channel (like `channels`): its `category.channel` toggle key and default.
+    let channelToggles: [(key: String, defaultOn: Bool)]
+    /// Rule ids the trace and decisions cite, built once.
+    let ruleIDs: RuleIDs
+    let timingRule: Decision.Rule
+    let quietRule: Decision.Rule
+    /// Per cap (like `caps`): the ledger scopes it counts, when they depend only on the bundle.
+    let capScopes: [[LedgerScope]?]
+    /// The batch group's member types, each once.
+    let batchMembers: [String]
 
-    init(type: NotificationType, bundle: PolicyBundle) {
+    struct RuleIDs: Sendable {
+        var eligible, categoryRequires, categoryToggle, typeToggle, channels, fallback: String
+        var dedupe, key, quietHours, expires, batching: String
+    }
+
+    init(type: NotificationType, bundle: PolicyBundle, fieldSlots: [[String]: Int]) {
         self.type = type
         category = bundle.categories[type.category]
         channels = type.channels.compactMap { bundle.channels[$0] }
@@ -125,6 +164,68 @@ struct TypeTable: Sendable {
         var slots: [String: Int] = [:]
         for (index, param) in type.params.enumerated() { slots[param.name] = index }
         paramSlots = slots
+        requiredReads = required.map { ReadSlot(path: $0, fieldSlots: fieldSlots, paramSlots: slots) }
+        switch type.timing.at {
+        case .param(let name): timingRead = ReadSlot(path: ["params", name], fieldSlots: fieldSlots, paramSlots: slots)
+        case .state(let p): timingRead = ReadSlot(path: ["state"] + p, fieldSlots: fieldSlots, paramSlots: slots)
+        default: timingRead = nil
+        }
+        locked = type.locked || (category?.locked ?? false)
+        channelToggles = channels.map { ch in
+            ("\(type.category).\(ch.name)", bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true)
+        }
+        let id = type.id
+        ruleIDs = RuleIDs(
+            eligible: "\(id).eligible", categoryRequires: "\(type.category).requires",
+            categoryToggle: "prefs.categories.\(type.category)", typeToggle: "prefs.types.\(id)",
+            channels: "\(id).channels", fallback: "\(id).fallback", dedupe: "\(id).dedupe", key: "\(id).key",
+            quietHours: type.timing.quietHours != nil ? "\(id).timing.quietHours" : "quietHours",
+            expires: "\(id).timing.expires", batching: batchGroup.map { "batching.\($0.name)" } ?? "")
+        timingRule = Decision.Rule(id: "\(id).timing", span: type.timing.span ?? type.span)
+        quietRule = Decision.Rule(id: ruleIDs.quietHours, span: quietHoursSource ?? type.span)
+        capScopes = caps.map { cap in
+            switch cap.scope {
+            case .channel, .subject: nil
+            default: Self.fixedScopes(of: cap, type: type, bundle: bundle)
+            }
+        }
+        var members: [String] = []
+        for m in batchGroup?.members ?? [] where !members.contains(m) { members.append(m) }
+        batchMembers = members
+    }
+
+    /// The scopes of a global, type or category cap for `type` (they depend only on the bundle).
+    static func fixedScopes(of cap: Cap, type: NotificationType, bundle: PolicyBundle) -> [LedgerScope] {
+        switch cap.scope {
+        case .global:
+            if cap.match.isEmpty || cap.owner != nil { return [.global] }
+            return cap.match.map { name in
+                if bundle.types.contains(name) { return .type(name) }
+                if bundle.categories.contains(name) { return .category(name) }
+                return .channel(name)
+            }
+        case .type: return [.type(cap.owner ?? type.id)]
+        case .category: return [.category(type.category)]
+        case .channel, .subject: return []
+        }
+    }
+}
+
+/// Where a name an expression or rule reads lives in a request: a schema slot, a param
+/// slot, or (for built-ins) its path.
+enum ReadSlot: Sendable {
+    case field(Int)
+    case param(Int)
+    case path([String])
+
+    init(path: [String], fieldSlots: [[String]: Int], paramSlots: [String: Int]) {
+        if path.first == "params", path.count == 2, let slot = paramSlots[path[1]] {
+            self = .param(slot)
+        } else if path.first == "state" || path.first == "user", let slot = fieldSlots[path] {
+            self = .field(slot)
+        } else {
+            self = .path(path)
+        }
     }
 }
 

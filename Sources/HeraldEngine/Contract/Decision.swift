@@ -1,3 +1,5 @@
+import HeraldSyntax
+
 /// The engine's answer for one request: what to do, why, and the trace of how it got there.
 ///
 /// `json()` renders it in the contract's shape (see `docs/decisions.md`); equal
@@ -53,12 +55,24 @@ public struct Decision: Sendable, Equatable {
     public struct Rule: Sendable, Equatable {
         public var id: String
         /// `path:line:col`.
-        public var source: String
+        public var source: String {
+            get { sourceText.string }
+            set { sourceText = .text(newValue) }
+        }
+        /// `source` as recorded (a location is formatted when read).
+        var sourceText: TraceText
 
         public init(id: String, source: String) {
             self.id = id
-            self.source = source
+            sourceText = .text(source)
         }
+
+        init(id: String, span: SourceSpan) {
+            self.id = id
+            sourceText = .cite(span)
+        }
+
+        public static func == (a: Rule, b: Rule) -> Bool { a.id == b.id && a.source == b.source }
     }
 
     /// Which policy decided: its name and the digest of its compiled form.

@@ -34,16 +34,38 @@ public struct TraceStep: Sendable, Equatable {
     /// The id of the rule that applied (`soft-daily`, `N-MAINT-DUE-TODAY.suppress#1`).
     public var rule: String?
     /// Where that rule is written, `path:line:col`.
-    public var source: String?
+    public var source: String? {
+        get { sourceText?.string }
+        set { sourceText = newValue.map(TraceText.text) }
+    }
     /// A short human note (`deferred from 23:10 to 07:00 (quiet hours)`).
-    public var detail: String?
+    public var detail: String? {
+        get { detailText?.string }
+        set { detailText = newValue.map(TraceText.text) }
+    }
+    /// `source` and `detail` as recorded: text, or parts formatted when read.
+    var sourceText: TraceText?
+    var detailText: TraceText?
 
     public init(stage: Stage, outcome: Outcome, rule: String? = nil, source: String? = nil, detail: String? = nil) {
         self.stage = stage
         self.outcome = outcome
         self.rule = rule
-        self.source = source
-        self.detail = detail
+        sourceText = source.map(TraceText.text)
+        detailText = detail.map(TraceText.text)
+    }
+
+    init(stage: Stage, outcome: Outcome, rule: String?, sourceText: TraceText?, detailText: TraceText?) {
+        self.stage = stage
+        self.outcome = outcome
+        self.rule = rule
+        self.sourceText = sourceText
+        self.detailText = detailText
+    }
+
+    /// Steps are equal when they read the same, however their text was recorded.
+    public static func == (a: TraceStep, b: TraceStep) -> Bool {
+        a.stage == b.stage && a.outcome == b.outcome && a.rule == b.rule && a.source == b.source && a.detail == b.detail
     }
 
     /// The step as a contract object; absent fields are left out.

@@ -7,7 +7,7 @@ extension DecisionRun {
     /// Checks every applicable cap in order at `deliverAt`. A `defer` cap moves the
     /// notification to the earliest instant with capacity (then quiet hours apply again and
     /// every cap is checked anew); the first other verdict wins.
-    mutating func checkCaps() -> Verdict? {
+    func checkCaps() -> Verdict? {
         if table.caps.isEmpty {
             step(.caps, .skip)
             return nil
@@ -16,22 +16,22 @@ extension DecisionRun {
         var rounds = 0
         round: while rounds < 64 {
             rounds += 1
-            for cap in table.caps {
-                guard let scopes = scopes(of: cap), let over = isOver(cap, scopes: scopes, at: deliverAt) else { continue }
+            for (capIndex, cap) in table.caps.enumerated() {
+                guard let scopes = scopes(of: cap, at: capIndex), let over = isOver(cap, scopes: scopes, at: deliverAt) else { continue }
                 guard over.over else { continue }
+                let reason = cap.per == nil ? "cooldown" : "rate_limited"
                 switch cap.over {
                 case .suppress:
-                    return Verdict(reason: cap.per == nil ? "cooldown" : "rate_limited", rule: cap.id, source: cap.span,
-                                   cap: cap.id, detail: over.detail)
+                    return Verdict(reason: reason, rule: cap.id, source: cap.span, cap: cap.id, detail: over.note)
                 case .defer:
                     guard let next = nextFree(cap, scopes: scopes, from: deliverAt), next > deliverAt else {
-                        return Verdict(reason: cap.per == nil ? "cooldown" : "rate_limited", rule: cap.id, source: cap.span,
-                                       cap: cap.id, detail: over.detail + "; no later instant has room")
+                        return Verdict(reason: reason, rule: cap.id, source: cap.span, cap: cap.id,
+                                       detail: Self.append(over.note, "; no later instant has room"))
                     }
-                    capNotes.append("`\(cap.id)` deferred \(localClock(deliverAt)) → \(localClock(next))")
+                    capMoves.append((cap.id, deliverAt, next))
                     deliverAt = next
                     scheduleReason = "burst_spacing"
-                    timingRule = Decision.Rule(id: cap.id, source: cap.span.citation)
+                    timingRule = Decision.Rule(id: cap.id, span: cap.span)
                     deferred = true
                     if let verdict = applyQuietHours() {
                         return verdict
@@ -41,38 +41,40 @@ extension DecisionRun {
                     guard let group = engine.bundle.batching[groupName] else { continue }
                     batch = batchSlot(group, at: deliverAt, forced: true)
                     return Verdict(reason: "batched", rule: cap.id, source: cap.span, cap: cap.id,
-                                   detail: over.detail + "; batched into `\(groupName)`")
+                                   detail: Self.append(over.note, "; batched into `\(groupName)`"))
                 case .digest(let name):
                     guard let digest = engine.bundle.digests[name] else { continue }
                     batch = digestSlot(digest, at: deliverAt)
                     return Verdict(reason: "batched", rule: cap.id, source: cap.span, cap: cap.id,
-                                   detail: over.detail + "; held for digest `\(name)`")
+                                   detail: Self.append(over.note, "; held for digest `\(name)`"))
                 }
             }
             break
         }
         if let verdict = checkExpiry(.caps) { return verdict }
-        var detail = "\(table.caps.count) cap(s) have room"
-        if deferred { detail = capNotes.joined(separator: "; ") }
-        step(.caps, .pass, rule: deferred ? timingRule?.id : nil, source: nil, detail: detail)
-        if deferred, let source = timingRule?.source { trace[trace.count - 1].source = source }
+        if deferred {
+            let moves = capMoves, zone = zone
+            step(.caps, .pass, rule: timingRule, detail: .lazy {
+                moves.map { "`\($0.cap)` deferred \(Self.localClock($0.from, zone)) → \(Self.localClock($0.to, zone))" }
+                    .joined(separator: "; ")
+            })
+        } else {
+            let count = table.caps.count
+            step(.caps, .pass, detail: .lazy { "\(count) cap(s) have room" })
+        }
         return nil
     }
 
+    /// A note followed by more text, both formatted when read.
+    static func append(_ note: TraceText, _ more: String) -> TraceText {
+        .lazy { note.string + more }
+    }
+
     /// The ledger scopes a cap counts for this notification, or nil when it does not apply.
-    func scopes(of cap: Cap) -> [LedgerScope]? {
+    /// Scopes that depend only on the bundle are resolved once per type (`TypeTable.capScopes`).
+    func scopes(of cap: Cap, at index: Int) -> [LedgerScope]? {
+        if let fixed = table.capScopes[index] { return fixed }
         switch cap.scope {
-        case .global:
-            if cap.match.isEmpty || cap.owner != nil { return [.global] }
-            return cap.match.map { name in
-                if engine.bundle.types.contains(name) { return .type(name) }
-                if engine.bundle.categories.contains(name) { return .category(name) }
-                return .channel(name)
-            }
-        case .type:
-            return [.type(cap.owner ?? type.id)]
-        case .category:
-            return [.category(type.category)]
         case .channel:
             guard let channel else { return nil }
             if cap.owner == nil, !cap.match.isEmpty, !cap.match.contains(channel.name) { return nil }
@@ -81,6 +83,8 @@ extension DecisionRun {
             guard let subject = context.subject else { return nil }
             if let owner = cap.owner { return [.typeSubject(type: owner, subject: subject)] }
             return [.subject(subject)]
+        default:
+            return TypeTable.fixedScopes(of: cap, type: type, bundle: engine.bundle)
         }
     }
 
@@ -104,25 +108,29 @@ extension DecisionRun {
         }
     }
 
-    /// Whether one more notification at `t` would break the cap, with a note; nil when the
-    /// cap does not bind (no limit: an absent `prefs.maxPerDay`).
-    func isOver(_ cap: Cap, scopes: [LedgerScope], at t: Int) -> (over: Bool, detail: String)? {
+    /// Whether one more notification at `t` would break the cap, with a note (formatted when
+    /// read); nil when the cap does not bind (no limit: an absent `prefs.maxPerDay`).
+    func isOver(_ cap: Cap, scopes: [LedgerScope], at t: Int) -> (over: Bool, note: TraceText)? {
         let index = ledger(for: cap)
+        let zone = zone
         if let cooldown = cap.cooldown {
             for scope in scopes {
                 if let last = index.last(scope, before: t + 1), t - last < cooldown {
-                    return (true, "last in \(scope) at \(localClock(last)), cooldown \(Self.duration(cooldown))")
+                    return (true, .lazy { "last in \(scope) at \(Self.localClock(last, zone)), cooldown \(Self.duration(cooldown))" })
                 }
                 if let next = index.first(scope, atOrAfter: t), next - t < cooldown {
-                    return (true, "next in \(scope) at \(localClock(next)), cooldown \(Self.duration(cooldown))")
+                    return (true, .lazy { "next in \(scope) at \(Self.localClock(next, zone)), cooldown \(Self.duration(cooldown))" })
                 }
             }
-            if cap.per == nil { return (false, "") }
+            if cap.per == nil { return (false, .text("")) }
         }
         guard let per = cap.per, let max = limit(of: cap) else { return nil }
         let range = countRange(per, at: t)
-        let count = scopes.reduce(0) { $0 + index.count($1, in: range) }
-        return (count >= max, "\(count) of \(max) per \(Self.describe(per)) used")
+        var count = 0
+        for scope in scopes { count += index.count(scope, in: range) }
+        guard count >= max else { return (false, .text("")) }
+        let used = count
+        return (true, .lazy { "\(used) of \(max) per \(Self.describe(per)) used" })
     }
 
     /// The instants counted against one more notification at `t`. A rolling window counts
@@ -196,18 +204,21 @@ extension DecisionRun {
 
     // MARK: 9. Batching
 
-    mutating func checkBatching() -> Verdict? {
+    func checkBatching() -> Verdict? {
         guard let group = table.batchGroup else {
             step(.batching, .skip)
             return nil
         }
+        let rule = table.ruleIDs.batching
         if let slot = batchSlot(group, at: deliverAt, forced: false) {
             batch = slot
-            return Verdict(reason: "batched", rule: "batching.\(group.name)", source: group.span,
-                           detail: "joins `\(slot.key)`, flushes at \(localClock(slot.flushAt))")
+            let zone = zone
+            return Verdict(reason: "batched", rule: rule, source: group.span,
+                           detail: .lazy { "joins `\(slot.key)`, flushes at \(Self.localClock(slot.flushAt, zone))" })
         }
-        step(.batching, .pass, rule: "batching.\(group.name)", source: group.span,
-             detail: "no other member of `\(group.name)` within \(Self.duration(group.window))")
+        let name = group.name, window = group.window
+        step(.batching, .pass, rule: rule, source: group.span,
+             detail: .lazy { "no other member of `\(name)` within \(Self.duration(window))" })
         return nil
     }
 
@@ -215,29 +226,32 @@ extension DecisionRun {
     /// window holds `t`; else (not forced) a new batch with a member scheduled within the
     /// window; else (forced by a cap) a new batch starting at `t`.
     func batchSlot(_ group: BatchGroup, at t: Int, forced: Bool) -> Decision.Batch? {
-        let prefix = "\(group.name):\(request.userID):"
         var best: Int?
-        for key in context.ledger.batchKeys(withPrefix: prefix) {
-            guard let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))),
-                  start <= t, t < start + group.window
-            else { continue }
-            best = Swift.min(best ?? Int.max, start)
+        if context.ledger.hasBatches {
+            let prefix = "\(group.name):\(request.userID):"
+            for key in context.ledger.batchKeys(withPrefix: prefix) {
+                guard let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))),
+                      start <= t, t < start + group.window
+                else { continue }
+                best = Swift.min(best ?? Int.max, start)
+            }
         }
-        if let start = best {
-            return Decision.Batch(group: group.name, key: prefix + ContractTime.format(start), flushAt: start + group.window)
+        func slot(_ start: Int) -> Decision.Batch {
+            Decision.Batch(group: group.name, key: "\(group.name):\(request.userID):" + ContractTime.format(start),
+                           flushAt: start + group.window)
         }
+        if let start = best { return slot(start) }
         if !forced {
             var first: Int?
-            for member in Set(group.members) {
+            for member in table.batchMembers {
                 if let d = context.ledger.firstPending(type: member, after: t - group.window, before: t + group.window) {
                     first = Swift.min(first ?? Int.max, d)
                 }
             }
             guard let other = first else { return nil }
-            let start = Swift.min(other, t)
-            return Decision.Batch(group: group.name, key: prefix + ContractTime.format(start), flushAt: start + group.window)
+            return slot(Swift.min(other, t))
         }
-        return Decision.Batch(group: group.name, key: prefix + ContractTime.format(t), flushAt: t + group.window)
+        return slot(t)
     }
 
     /// A digest's slot: its next local time at or after `t`, keyed by that local date.

@@ -4,7 +4,7 @@ import HeraldSyntax
 extension DecisionRun {
     /// Aligns the trigger (anchor, offset, training days) and sets `aligned`, `deliverAt`,
     /// `scheduleReason` and `timingRule`. Pure; verdicts come from `checkTiming`.
-    mutating func computeAlignment() {
+    func computeAlignment() {
         let timing = type.timing
         let prefs = context.prefs
         let at = request.at
@@ -19,11 +19,8 @@ extension DecisionRun {
         case .localTime(let seconds):
             t = zone.nextOccurrence(of: seconds / 60, atOrAfter: at)
             scheduleReason = "local_time"
-        case .param(let name):
-            if case .instant(let i)? = context.value(at: ["params", name]) { t = i } else { t = at }
-            scheduleReason = "on_time"
-        case .state(let path):
-            if case .instant(let i)? = context.value(at: ["state"] + path) { t = i } else { t = at }
+        case .param, .state:
+            if let read = table.timingRead, case .instant(let i)? = context.value(read) { t = i } else { t = at }
             scheduleReason = "on_time"
         }
         t = t.addingReportingOverflow(timing.offset).overflow ? t : t + timing.offset
@@ -36,7 +33,7 @@ extension DecisionRun {
         }
         aligned = t
         deliverAt = max(t, context.now)
-        timingRule = Decision.Rule(id: "\(type.id).timing", source: (timing.span ?? type.span).citation)
+        timingRule = table.timingRule
     }
 
     /// The user's quiet hours as the time module wants them (minutes), unless the type bypasses.
@@ -46,65 +43,72 @@ extension DecisionRun {
         return hours.isEmpty ? nil : hours
     }
 
-    var quietRuleID: String { type.timing.quietHours != nil ? "\(type.id).timing.quietHours" : "quietHours" }
-
     /// Moves `deliverAt` out of quiet hours (`defer`), or returns the `quiet_hours` verdict
     /// (`suppress`).
-    mutating func applyQuietHours() -> Verdict? {
+    func applyQuietHours() -> Verdict? {
         guard let hours = activeQuietHours else { return nil }
         let out = zone.deferOutOfQuietHours(deliverAt, hours)
         guard out != deliverAt else { return nil }
         let span = table.quietHoursSource ?? type.span
-        let window = "\(Self.clock(hours.start * 60))–\(Self.clock(hours.end * 60))"
         if table.quietHours == .suppress {
-            return Verdict(reason: "quiet_hours", rule: quietRuleID, source: span,
-                           detail: "\(localClock(deliverAt)) is inside quiet hours \(window)")
+            let zone = zone, at = deliverAt
+            return Verdict(reason: "quiet_hours", rule: table.ruleIDs.quietHours, source: span,
+                           detail: .lazy { "\(Self.localClock(at, zone)) is inside quiet hours \(Self.window(hours))" })
         }
-        quietDetail = "deferred from \(localClock(deliverAt)) to \(localClock(out)) (quiet hours \(window))"
+        quietMove = (deliverAt, out, hours)
         deliverAt = out
         scheduleReason = "quiet_hours"
-        timingRule = Decision.Rule(id: quietRuleID, source: span.citation)
+        timingRule = table.quietRule
         return nil
     }
 
-    mutating func checkExpiry(_ stage: TraceStep.Stage) -> Verdict? {
+    func checkExpiry(_ stage: TraceStep.Stage) -> Verdict? {
         guard let expires = type.timing.expires, deliverAt > aligned + expires else { return nil }
-        return Verdict(reason: "expired", rule: "\(type.id).timing.expires", source: type.timing.span ?? type.span,
-                       detail: "\(localClock(deliverAt)) is more than \(Self.duration(expires)) after \(localClock(aligned))")
+        let zone = zone, at = deliverAt, aligned = aligned
+        return Verdict(reason: "expired", rule: table.ruleIDs.expires, source: type.timing.span ?? type.span,
+                       detail: .lazy { "\(Self.localClock(at, zone)) is more than \(Self.duration(expires)) after \(Self.localClock(aligned, zone))" })
     }
 
     // MARK: 7. Timing
 
-    mutating func checkTiming() -> Verdict? {
-        let alignedDetail: String
-        switch type.timing.at {
-        case .immediate: alignedDetail = "immediate"
-        case .reminderTime: alignedDetail = "aligned to reminder time \(Self.clock(context.prefs.reminderTime))"
-        case .localTime(let s): alignedDetail = "aligned to local time \(Self.clock(s))"
-        case .param(let name): alignedDetail = "at param `\(name)`"
-        case .state(let path): alignedDetail = "at `state.\(path.joined(separator: "."))`"
-        }
-        var detail = alignedDetail
-        if type.timing.offset != 0 { detail += " \(type.timing.offset < 0 ? "-" : "+")\(Self.duration(abs(type.timing.offset)))" }
-        if scheduleReason == "training_day" { detail += "; moved to the next training day" }
+    func checkTiming() -> Verdict? {
+        let trainingDay = scheduleReason == "training_day"
         if let verdict = applyQuietHours() { return verdict }
-        if let q = quietDetail { detail += "; " + q }
         if let verdict = checkExpiry(.timing) { return verdict }
-        detail += "; \(localClock(deliverAt))"
-        let rule = timingRule
-        step(.timing, .pass, rule: rule?.id, source: nil, detail: detail)
-        if let rule { trace[trace.count - 1].source = rule.source }
+        let at = type.timing.at, offset = type.timing.offset, reminderTime = context.prefs.reminderTime
+        let quiet = quietMove, zone = zone, deliverAt = deliverAt
+        step(.timing, .pass, rule: timingRule, detail: .lazy {
+            var detail: String
+            switch at {
+            case .immediate: detail = "immediate"
+            case .reminderTime: detail = "aligned to reminder time \(Self.clock(reminderTime))"
+            case .localTime(let s): detail = "aligned to local time \(Self.clock(s))"
+            case .param(let name): detail = "at param `\(name)`"
+            case .state(let path): detail = "at `state.\(path.joined(separator: "."))`"
+            }
+            if offset != 0 { detail += " \(offset < 0 ? "-" : "+")\(Self.duration(abs(offset)))" }
+            if trainingDay { detail += "; moved to the next training day" }
+            if let q = quiet {
+                detail += "; deferred from \(Self.localClock(q.from, zone)) to \(Self.localClock(q.to, zone)) (quiet hours \(Self.window(q.hours)))"
+            }
+            return detail + "; \(Self.localClock(deliverAt, zone))"
+        })
         return nil
     }
 
     // MARK: Formatting
 
     /// The local wall clock of an instant with its date: `2026-03-08 19:00`.
-    func localClock(_ instant: Int) -> String {
+    func localClock(_ instant: Int) -> String { Self.localClock(instant, zone) }
+
+    static func localClock(_ instant: Int, _ zone: Zone) -> String {
         let local = zone.localDateTime(of: instant)
         let seconds = local.second == 0 ? "" : (local.second < 10 ? ":0" : ":") + "\(local.second)"
         return "\(local.civilDate) \(Self.clock(local.secondOfDay))" + seconds
     }
+
+    /// `22:00–07:00`.
+    static func window(_ hours: QuietHours) -> String { "\(clock(hours.start * 60))–\(clock(hours.end * 60))" }
 
     /// `HH:MM` for seconds since midnight.
     static func clock(_ seconds: Int) -> String {

@@ -50,14 +50,14 @@ extension Engine {
         let params = paramValues(request, table: table, errors: &errors)
         guard errors.isEmpty, let prefs else { return .failure(RequestErrors(errors)) }
         let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
-        var context = RequestContext(engine: self, table: table, request: request, now: now, prefs: prefs,
+        let context = RequestContext(engine: self, table: table, request: request, now: now, prefs: prefs,
                                      fieldValues: fieldValues, paramValues: params, ledger: ledger,
                                      subject: request.subject)
         if let template = table.type.subject {
-            let rendered = template.render(renderValues(context))
+            let rendered = template.render { renderValue($0, context: context, localDate: nil) }
             context.subject = rendered.isEmpty ? request.subject : rendered
         }
-        var run = DecisionRun(engine: self, table: table, context: context)
+        let run = DecisionRun(engine: self, table: table, context: context)
         var decision = run.execute()
         decision.subject = context.subject
         return .success((decision, context.subject))
@@ -70,14 +70,17 @@ struct Verdict {
     var rule: String?
     var source: SourceSpan?
     var cap: String?
-    var detail: String?
+    var detail: TraceText?
 }
 
 /// One decision in progress: the stages in order, each appending its trace step.
-struct DecisionRun {
+///
+/// Trace notes are recorded as `TraceText` (a location, or a closure over the values that
+/// explain the step) and formatted only when read, so deciding builds no trace text.
+final class DecisionRun {
     let engine: Engine
     let table: TypeTable
-    var context: RequestContext
+    let context: RequestContext
     var trace: [TraceStep] = []
     var channel: Channel?
     var fallback: String?
@@ -88,9 +91,12 @@ struct DecisionRun {
     var scheduleReason = "on_time"
     var timingRule: Decision.Rule?
     var batch: Decision.Batch?
-    var quietDetail: String?
-    /// What the caps stage did, for its trace step.
-    var capNotes: [String] = []
+    /// A quiet-hours deferral: from, to, window (minutes).
+    var quietMove: (from: Int, to: Int, hours: QuietHours)?
+    /// What the caps stage deferred: cap id, from, to.
+    var capMoves: [(cap: String, from: Int, to: Int)] = []
+    /// The idempotency key last built, with the local date it was built for.
+    var keyCache: (date: Int, key: String)?
 
     init(engine: Engine, table: TypeTable, context: RequestContext) {
         self.engine = engine
@@ -106,29 +112,39 @@ struct DecisionRun {
         .request, .eligibility, .preferences, .permission, .suppression, .dedupe, .timing, .caps, .batching, .render,
     ]
 
-    mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, rule: String? = nil,
-                       source: SourceSpan? = nil, detail: String? = nil) {
-        trace.append(TraceStep(stage: stage, outcome: outcome, rule: rule, source: source?.citation, detail: detail))
+    func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, rule: String? = nil,
+              source: SourceSpan? = nil, detail: TraceText? = nil) {
+        trace.append(TraceStep(stage: stage, outcome: outcome, rule: rule, sourceText: source.map(TraceText.cite), detailText: detail))
     }
 
-    mutating func execute() -> Decision {
-        let stages: [(TraceStep.Stage, (inout DecisionRun) -> Verdict?)] = [
-            (.request, { $0.checkRequest() }),
-            (.eligibility, { $0.checkEligibility() }),
-            (.preferences, { $0.checkPreferences() }),
-            (.permission, { $0.checkPermission() }),
-            (.suppression, { $0.checkSuppression() }),
-            (.dedupe, { $0.checkDedupe() }),
-            (.timing, { $0.checkTiming() }),
-            (.caps, { $0.checkCaps() }),
-            (.batching, { $0.checkBatching() }),
-        ]
-        for (index, (stage, run)) in stages.enumerated() {
-            if let verdict = run(&self) {
+    func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, rule: Decision.Rule?, detail: TraceText? = nil) {
+        trace.append(TraceStep(stage: stage, outcome: outcome, rule: rule?.id, sourceText: rule?.sourceText, detailText: detail))
+    }
+
+    /// Runs stage `index` (0 = request … 8 = batching).
+    @inline(__always)
+    private func run(stage index: Int) -> Verdict? {
+        switch index {
+        case 0: checkRequest()
+        case 1: checkEligibility()
+        case 2: checkPreferences()
+        case 3: checkPermission()
+        case 4: checkSuppression()
+        case 5: checkDedupe()
+        case 6: checkTiming()
+        case 7: checkCaps()
+        default: checkBatching()
+        }
+    }
+
+    func execute() -> Decision {
+        trace.reserveCapacity(Self.stages.count)
+        for index in 0 ..< Self.stages.count - 1 {
+            if let verdict = run(stage: index) {
                 if verdict.reason == "batched", let batch {
                     return finishBatch(batch, verdict: verdict, after: index)
                 }
-                step(stage, .verdict, rule: verdict.rule, source: verdict.source, detail: verdict.detail)
+                step(Self.stages[index], .verdict, rule: verdict.rule, source: verdict.source, detail: verdict.detail)
                 for later in Self.stages[(index + 1)...] { step(later, .skip) }
                 return suppressed(verdict)
             }
@@ -138,21 +154,27 @@ struct DecisionRun {
 
     func decision(_ action: Decision.Action, reason: String) -> Decision {
         Decision(action: action, reason: reason, type: type.id, category: type.category,
-                 trace: trace, policy: engine.policy)
+                 trace: [], policy: engine.policy)
+    }
+
+    func rule(of verdict: Verdict) -> Decision.Rule? {
+        verdict.source.map { Decision.Rule(id: verdict.rule ?? "", span: $0) }
     }
 
     func suppressed(_ verdict: Verdict) -> Decision {
         var d = decision(.suppress, reason: verdict.reason)
         d.channel = channel?.name
         d.fallback = fallback
-        d.rule = verdict.source.map { Decision.Rule(id: verdict.rule ?? "", source: $0.citation) }
+        d.rule = rule(of: verdict)
         d.cap = verdict.cap
+        d.trace = trace
         return d
     }
 
-    mutating func scheduled() -> Decision {
+    func scheduled() -> Decision {
         let notification = render()
-        step(.render, .pass, detail: "on `\(channel?.name ?? "")`")
+        let name = channel?.name ?? ""
+        step(.render, .pass, detail: .lazy { "on `\(name)`" })
         var d = decision(.schedule, reason: scheduleReason)
         d.deliverAt = deliverAt
         d.utcOffset = zone.offset(at: deliverAt)
@@ -165,12 +187,12 @@ struct DecisionRun {
         return d
     }
 
-    mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after index: Int) -> Decision {
+    func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after index: Int) -> Decision {
         let stage = Self.stages[index]
         step(stage, .verdict, rule: verdict.rule, source: verdict.source, detail: verdict.detail)
         for later in Self.stages[(index + 1)...] where later != .render { step(later, .skip) }
         let notification = render()
-        step(.render, .pass, detail: "member notification for flush")
+        step(.render, .pass, detail: .text("member notification for flush"))
         var d = decision(.batch, reason: "batched")
         d.deliverAt = batch.flushAt
         d.utcOffset = zone.offset(at: batch.flushAt)
@@ -179,7 +201,7 @@ struct DecisionRun {
         d.key = idempotencyKey(at: deliverAt)
         d.batch = batch
         d.notification = notification
-        d.rule = verdict.source.map { Decision.Rule(id: verdict.rule ?? "", source: $0.citation) }
+        d.rule = rule(of: verdict)
         d.cap = verdict.cap
         d.trace = trace
         return d
@@ -187,10 +209,11 @@ struct DecisionRun {
 
     // MARK: 1. Request check
 
-    mutating func checkRequest() -> Verdict? {
-        for path in table.requiredPaths where context.value(at: path) == nil {
+    func checkRequest() -> Verdict? {
+        for (index, read) in table.requiredReads.enumerated() where context.value(read) == nil {
+            let path = table.requiredPaths[index]
             return Verdict(reason: "missing_data", rule: type.id, source: type.span,
-                           detail: "`\(path.joined(separator: "."))` is absent")
+                           detail: .lazy { "`\(path.joined(separator: "."))` is absent" })
         }
         step(.request, .pass)
         return nil
@@ -198,92 +221,106 @@ struct DecisionRun {
 
     // MARK: 2. Eligibility
 
-    mutating func checkEligibility() -> Verdict? {
+    func checkEligibility() -> Verdict? {
         guard let eligible = type.eligible else {
             step(.eligibility, .pass)
             return nil
         }
-        let rule = "\(type.id).eligible"
         guard eligible.evaluateBool(context) else {
-            return Verdict(reason: "ineligible", rule: rule, source: eligible.span, detail: "`\(eligible.source)` is false")
+            let source = eligible.source
+            return Verdict(reason: "ineligible", rule: table.ruleIDs.eligible, source: eligible.span,
+                           detail: .lazy { "`\(source)` is false" })
         }
-        step(.eligibility, .pass, rule: rule, source: eligible.span)
+        step(.eligibility, .pass, rule: table.ruleIDs.eligible, source: eligible.span)
         return nil
     }
 
     // MARK: 3. Preferences
 
-    mutating func checkPreferences() -> Verdict? {
+    func checkPreferences() -> Verdict? {
         let input = context.prefs.input
-        let locked = type.locked || (table.category?.locked ?? false)
+        let locked = table.locked
         let categorySpan = table.category?.span
         if context.prefs.pausedAll && !locked {
             return Verdict(reason: "paused_all", rule: "prefs.pausedAll", source: engine.bundle.defaults.span ?? type.span,
-                           detail: "the user paused all notifications")
+                           detail: .text("the user paused all notifications"))
         }
         if let requires = table.category?.requires, !requires.evaluateBool(context) {
-            return Verdict(reason: "category_off", rule: "\(type.category).requires", source: requires.span,
-                           detail: "`\(requires.source)` is false")
+            let source = requires.source
+            return Verdict(reason: "category_off", rule: table.ruleIDs.categoryRequires, source: requires.span,
+                           detail: .lazy { "`\(source)` is false" })
         }
         if !locked && !engine.categoryEnabled(type.category, prefs: input) {
-            return Verdict(reason: "category_off", rule: "prefs.categories.\(type.category)", source: categorySpan,
-                           detail: "category `\(type.category)` is off")
+            let category = type.category
+            return Verdict(reason: "category_off", rule: table.ruleIDs.categoryToggle, source: categorySpan,
+                           detail: .lazy { "category `\(category)` is off" })
         }
         if !type.locked && !(input.types[type.id] ?? type.defaultOn) {
-            return Verdict(reason: "type_off", rule: "prefs.types.\(type.id)", source: type.span,
-                           detail: input.types[type.id] == nil ? "`\(type.id)` is off by default" : "the user turned `\(type.id)` off")
+            let id = type.id, byDefault = input.types[type.id] == nil
+            return Verdict(reason: "type_off", rule: table.ruleIDs.typeToggle, source: type.span,
+                           detail: .lazy { byDefault ? "`\(id)` is off by default" : "the user turned `\(id)` off" })
         }
         // The first channel whose master toggle and category-channel toggle are on.
         // A locked type or category (security alerts, one-time codes) is exempt from every
         // preference switch: pause all, the category toggles and the channel master toggles.
-        channel = table.channels.first { ch in
-            guard locked || engine.channelEnabled(ch.name, prefs: input) else { return false }
-            let key = "\(type.category).\(ch.name)"
-            let categoryDefault = table.category?.channels.first { $0.channel == ch.name }?.on ?? true
-            return locked || (input.categories[key] ?? categoryDefault)
+        channel = nil
+        for (index, ch) in table.channels.enumerated() {
+            if locked { channel = ch; break }
+            guard engine.channelEnabled(ch.name, prefs: input) else { continue }
+            let toggles = table.channelToggles[index]
+            if input.categories.isEmpty ? toggles.defaultOn : (input.categories[toggles.key] ?? toggles.defaultOn) {
+                channel = ch
+                break
+            }
         }
-        if channel == nil {
-            return Verdict(reason: "channel_off", rule: "\(type.id).channels", source: type.span,
-                           detail: "every channel of `\(type.id)` is off: " + type.channels.joined(separator: ", "))
+        guard let chosen = channel else {
+            let id = type.id, channels = type.channels
+            return Verdict(reason: "channel_off", rule: table.ruleIDs.channels, source: type.span,
+                           detail: .lazy { "every channel of `\(id)` is off: " + channels.joined(separator: ", ") })
         }
-        step(.preferences, .pass, detail: "channel `\(channel!.name)`")
+        let name = chosen.name
+        step(.preferences, .pass, detail: .lazy { "channel `\(name)`" })
         return nil
     }
 
     // MARK: 4. Permission
 
-    mutating func checkPermission() -> Verdict? {
+    func checkPermission() -> Verdict? {
         guard let chosen = channel, chosen.permission, context.request.permission == .denied else {
             step(.permission, .pass)
             return nil
         }
+        let denied = chosen.name
         if let fallbackChannel = table.fallback {
             fallback = fallbackChannel.name
             channel = fallbackChannel
-            step(.permission, .pass, rule: "\(type.id).fallback", source: type.span,
-                 detail: "permission denied for `\(chosen.name)`; falling back to `\(fallbackChannel.name)`")
+            let to = fallbackChannel.name
+            step(.permission, .pass, rule: table.ruleIDs.fallback, source: type.span,
+                 detail: .lazy { "permission denied for `\(denied)`; falling back to `\(to)`" })
             return nil
         }
-        return Verdict(reason: "system_denied", rule: "\(type.id).channels", source: type.span,
-                       detail: "OS permission denied for `\(chosen.name)` and no fallback")
+        return Verdict(reason: "system_denied", rule: table.ruleIDs.channels, source: type.span,
+                       detail: .lazy { "OS permission denied for `\(denied)` and no fallback" })
     }
 
     // MARK: 5. Suppression
 
-    mutating func checkSuppression() -> Verdict? {
+    func checkSuppression() -> Verdict? {
         for rule in table.suppress {
             if rule.when?.evaluateBool(context) ?? true {
+                let source = rule.when?.source
                 return Verdict(reason: rule.reason, rule: rule.id, source: rule.span,
-                               detail: rule.when.map { "`\($0.source)` is true" })
+                               detail: source.map { s in .lazy { "`\(s)` is true" } })
             }
         }
-        step(.suppression, .pass, detail: table.suppress.isEmpty ? nil : "\(table.suppress.count) rule(s) false")
+        let count = table.suppress.count
+        step(.suppression, .pass, detail: count == 0 ? nil : .lazy { "\(count) rule(s) false" })
         return nil
     }
 
     // MARK: 6. Dedupe
 
-    mutating func checkDedupe() -> Verdict? {
+    func checkDedupe() -> Verdict? {
         // The key depends on the local delivery date, so timing is computed first (it is
         // pure); its verdicts are reported in the timing stage below.
         computeAlignment()
@@ -291,14 +328,14 @@ struct DecisionRun {
         let keyRule = type.idempotencyKey ?? type.dedupe?.key
         if let window = type.dedupe.flatMap({ $0.window ?? engine.bundle.dedupe.window }) {
             if context.ledger.contains(key: key, within: window, of: deliverAt) {
-                return Verdict(reason: "duplicate", rule: "\(type.id).dedupe", source: type.dedupe?.span,
-                               detail: "`\(key)` within \(Self.duration(window))")
+                return Verdict(reason: "duplicate", rule: table.ruleIDs.dedupe, source: type.dedupe?.span,
+                               detail: .lazy { "`\(key)` within \(Self.duration(window))" })
             }
         } else if context.ledger.contains(key: key) {
-            return Verdict(reason: "duplicate", rule: "\(type.id).key", source: keyRule?.span ?? type.span,
-                           detail: "`\(key)` is already in the history")
+            return Verdict(reason: "duplicate", rule: table.ruleIDs.key, source: keyRule?.span ?? type.span,
+                           detail: .lazy { "`\(key)` is already in the history" })
         }
-        step(.dedupe, .pass, detail: "key `\(key)`")
+        step(.dedupe, .pass, detail: .lazy { "key `\(key)`" })
         return nil
     }
 }

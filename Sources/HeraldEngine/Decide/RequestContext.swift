@@ -18,7 +18,7 @@ struct EffectivePreferences {
 
 /// What expressions read for one request: state and user values converted by the declared
 /// schema, the type's params, preferences, the trigger and the ledger (`sent`).
-struct RequestContext: EvaluationContext {
+final class RequestContext: EvaluationContext {
     let engine: Engine
     let table: TypeTable
     let request: DecisionRequest
@@ -31,6 +31,29 @@ struct RequestContext: EvaluationContext {
     let ledger: LedgerIndex
     /// The subject (type's `subject` template, else the request's).
     var subject: String?
+
+    init(engine: Engine, table: TypeTable, request: DecisionRequest, now: Int, prefs: EffectivePreferences,
+         fieldValues: [Value?], paramValues: [Value?], ledger: LedgerIndex, subject: String?) {
+        self.engine = engine
+        self.table = table
+        self.request = request
+        self.now = now
+        self.prefs = prefs
+        self.fieldValues = fieldValues
+        self.paramValues = paramValues
+        self.ledger = ledger
+        self.subject = subject
+    }
+
+    /// The value at a resolved slot; nil: absent.
+    @inline(__always)
+    func value(_ read: ReadSlot) -> Value? {
+        switch read {
+        case .field(let slot): fieldValues[slot]
+        case .param(let slot): paramValues[slot]
+        case .path(let path): value(at: path)
+        }
+    }
 
     func value(at path: [String]) -> Value? {
         guard let root = path.first else { return nil }

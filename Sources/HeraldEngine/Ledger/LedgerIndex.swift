@@ -241,6 +241,9 @@ public struct LedgerIndex: Sendable {
 
     /// The batch keys of non-cancelled entries that start with `prefix`.
     /// - Complexity: O(b) for b distinct batch keys in the history.
+    /// Whether any indexed entry belongs to a batch.
+    public var hasBatches: Bool { !batchKeys.isEmpty }
+
     public func batchKeys(withPrefix prefix: String) -> [String] {
         batchKeys.filter { $0.hasPrefix(prefix) }
     }

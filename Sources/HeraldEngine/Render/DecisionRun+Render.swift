@@ -2,25 +2,33 @@ import HeraldPolicy
 import HeraldSyntax
 
 extension Engine {
-    /// Template values: the params present, `type`, `subject` (the user id when there is
-    /// none) and, when given, `localDate`.
-    func renderValues(_ context: RequestContext, localDate: String? = nil) -> [String: Value] {
-        var values: [String: Value] = [:]
-        for (index, param) in context.table.type.params.enumerated() {
-            if let v = context.paramValues[index] { values[param.name] = v }
+    /// A template value by name: `type`, `subject` (the user id when there is none),
+    /// `localDate` (the local date of `instant`, when given), else a param that is present.
+    /// Looked up as a template asks, so rendering builds no dictionary.
+    func renderValue(_ name: String, context: RequestContext, localDate instant: Int?) -> Value? {
+        switch name {
+        case "type": return .string(context.table.type.id)
+        case "subject": return .string(context.subject ?? context.request.userID)
+        case "localDate":
+            guard let instant else { return nil }
+            return .string(CivilDate(days: context.prefs.zone.localDate(of: instant)).description)
+        default:
+            guard let slot = context.table.paramSlots[name] else { return nil }
+            return context.paramValues[slot]
         }
-        values["type"] = .string(context.table.type.id)
-        values["subject"] = .string(context.subject ?? context.request.userID)
-        if let localDate { values["localDate"] = .string(localDate) }
-        return values
     }
 
     /// A link's URL: its route's template with the bindings rendered and percent-encoded.
     func renderLink(_ link: Link?, values: [String: Value]) -> String? {
+        renderLink(link) { values[$0] }
+    }
+
+    /// A link's URL, with template values looked up by name.
+    func renderLink(_ link: Link?, values: (String) -> Value?) -> String? {
         guard let link, let url = bundle.routes[link.route]?.url else { return nil }
-        var params: [String: String] = [:]
-        for binding in link.bindings { params[binding.param] = binding.value.render(values) }
-        return url.render(params)
+        return url.render { param in
+            link.bindings.first { $0.param == param }?.value.render(values)
+        }
     }
 
     /// The badge: the catalog's expression when every field it needs is present.
@@ -32,22 +40,32 @@ extension Engine {
 }
 
 extension DecisionRun {
-    func renderValues(localDate instant: Int? = nil) -> [String: Value] {
-        engine.renderValues(context, localDate: instant.map { CivilDate(days: zone.localDate(of: $0)).description })
-    }
-
     /// The idempotency key: the type's own template (or its dedupe key), else
     /// `{type}:{subject}:{localDate}` with the local date of delivery.
+    /// Keys depend on the instant only through its local date, so the key the dedupe stage
+    /// built is reused when delivery stays on that date.
     func idempotencyKey(at instant: Int) -> String {
-        let values = renderValues(localDate: instant)
-        if let template = type.idempotencyKey ?? type.dedupe?.key { return template.render(values) }
+        let date = zone.localDate(of: instant)
+        if let cached = keyCache, cached.date == date { return cached.key }
+        let key = buildKey(at: instant)
+        keyCache = (date, key)
+        return key
+    }
+
+    private func buildKey(at instant: Int) -> String {
+        if let template = type.idempotencyKey ?? type.dedupe?.key {
+            return template.render { engine.renderValue($0, context: context, localDate: instant) }
+        }
         let subject = context.subject ?? request.userID
         return "\(type.id):\(subject):\(CivilDate(days: zone.localDate(of: instant)))"
     }
 
     /// What the device shows for this type.
     func render() -> Decision.Notification {
-        let values = renderValues(localDate: deliverAt)
+        let instant = deliverAt
+        let context = context
+        let engine = engine
+        let values: (String) -> Value? = { engine.renderValue($0, context: context, localDate: instant) }
         var n = Decision.Notification()
         if !type.silent, let copy = type.copy {
             n.title = copy.title?.render(values)

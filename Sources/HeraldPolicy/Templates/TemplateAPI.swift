@@ -52,6 +52,13 @@ public struct MessageTemplate: Sendable, Hashable {
 
     /// Renders with the given values (a missing value renders as empty text).
     public func render(_ values: [String: Value]) -> String {
+        render { values[$0] }
+    }
+
+    /// Renders with values looked up by placeholder name (nil: missing, renders as empty
+    /// text). Plain text returns the template's own string without copying it.
+    public func render(_ values: (String) -> Value?) -> String {
+        if parts.count == 1, case .text(let text) = parts[0] { return text }
         var out = ""
         TemplatePart.render(parts, values: values, number: nil, into: &out)
         return out
@@ -155,17 +162,35 @@ public struct RouteTemplate: Sendable, Hashable {
     /// Renders with percent-encoded values (RFC 3986: unreserved characters stay, every other
     /// byte of the value's UTF-8 becomes `%XX`). A missing value renders as empty text.
     public func render(_ values: [String: String]) -> String {
+        render { values[$0] }
+    }
+
+    /// Renders with values looked up by route param name (nil: empty), percent-encoded.
+    public func render(_ values: (String) -> String?) -> String {
         var out = ""
         for piece in pieces {
             switch piece {
             case .text(let t): out += t
-            case .param(let name): out += RouteTemplate.percentEncode(values[name] ?? "")
+            case .param(let name): out += RouteTemplate.percentEncode(values(name) ?? "")
             }
         }
         return out
     }
 
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
     public static func percentEncode(_ value: String) -> String {
+        // Most values (ids, filters) need no escape: return them as they are.
+        if value.utf8.allSatisfy(isUnreserved) { return value }
         let hex: [Character] = Array("0123456789ABCDEF")
         var out = ""
         out.reserveCapacity(value.utf8.count)

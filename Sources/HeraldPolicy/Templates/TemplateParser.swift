@@ -13,6 +13,14 @@ indirect enum TemplatePart: Sendable, Hashable {
     struct Branch: Sendable, Hashable {
         var selector: String
         var parts: [TemplatePart]
+        /// `N` of an `=N` selector, resolved once so rendering compares integers.
+        var exact: Int?
+
+        init(selector: String, parts: [TemplatePart]) {
+            self.selector = selector
+            self.parts = parts
+            exact = selector.hasPrefix("=") ? Int(selector.dropFirst()) : nil
+        }
     }
 
     static func collect(_ parts: [TemplatePart], into names: inout [String]) {
@@ -28,24 +36,23 @@ indirect enum TemplatePart: Sendable, Hashable {
         }
     }
 
-    static func render(_ parts: [TemplatePart], values: [String: Value], number: Int?, into out: inout String) {
+    static func render(_ parts: [TemplatePart], values: (String) -> Value?, number: Int?, into out: inout String) {
         for part in parts {
             switch part {
             case .text(let t): out += t
             case .number: if let number { out += String(number) }
-            case .value(let name): out += text(of: values[name])
+            case .value(let name): out += text(of: values(name))
             case .plural(let name, let branches):
-                guard case .int(let n)? = values[name] else {
+                guard case .int(let n)? = values(name) else {
                     if let other = branches.first(where: { $0.selector == "other" }) { render(other.parts, values: values, number: nil, into: &out) }
                     continue
                 }
-                let exact = "=\(n)"
-                let chosen = branches.first { $0.selector == exact }
+                let chosen = branches.first { $0.exact == n }
                     ?? (n == 1 ? branches.first { $0.selector == "one" } : nil)
                     ?? branches.first { $0.selector == "other" }
                 if let chosen { render(chosen.parts, values: values, number: n, into: &out) }
             case .select(let name, let branches):
-                let key = text(of: values[name])
+                let key = text(of: values(name))
                 let chosen = branches.first { $0.selector == key && $0.selector != "other" } ?? branches.first { $0.selector == "other" }
                 if let chosen { render(chosen.parts, values: values, number: number, into: &out) }
             }
