@@ -37,6 +37,8 @@ final class EngineCore: Sendable {
     let fields: [SchemaField]
     let categoryOfType: [String: String]
     let policy: Decision.Policy
+    let stateSlots: SchemaSlotNode
+    let userSlots: SchemaSlotNode
 
     init(bundle: PolicyBundle) {
         self.bundle = bundle
@@ -44,6 +46,8 @@ final class EngineCore: Sendable {
         for (index, field) in bundle.schemaFields.enumerated() { slots[field.path] = index }
         fieldSlots = slots
         fields = bundle.schemaFields
+        stateSlots = SchemaSlotNode(schema: bundle.state, path: ["state"], slots: slots)
+        userSlots = SchemaSlotNode(schema: bundle.user, path: ["user"], slots: slots)
         var categories: [String: String] = [:]
         for type in bundle.types { categories[type.id] = type.category }
         categoryOfType = categories
@@ -88,8 +92,8 @@ final class TypeTable: Sendable {
     let ruleIDs: RuleIDs
     let timingRule: Decision.Rule
     let quietRule: Decision.Rule
-    /// Per cap (like `caps`): the ledger scopes it counts, when they depend only on the bundle.
-    let capScopes: [[LedgerScope]?]
+    /// Per cap (like `caps`): what checking it needs, resolved once.
+    let capPlans: [CapPlan]
     /// The batch group's member types, each once.
     let batchMembers: [String]
 
@@ -183,11 +187,13 @@ final class TypeTable: Sendable {
             expires: "\(id).timing.expires", batching: batchGroup.map { "batching.\($0.name)" } ?? "")
         timingRule = Decision.Rule(id: "\(id).timing", span: type.timing.span ?? type.span)
         quietRule = Decision.Rule(id: ruleIDs.quietHours, span: quietHoursSource ?? type.span)
-        capScopes = caps.map { cap in
+        capPlans = caps.map { cap in
+            let scopes: [LedgerScope]?
             switch cap.scope {
-            case .channel, .subject: nil
-            default: Self.fixedScopes(of: cap, type: type, bundle: bundle)
+            case .channel, .subject: scopes = nil
+            default: scopes = Self.fixedScopes(of: cap, type: type, bundle: bundle)
             }
+            return CapPlan(cap: cap, fixedScopes: scopes)
         }
         var members: [String] = []
         for m in batchGroup?.members ?? [] where !members.contains(m) { members.append(m) }
@@ -208,6 +214,27 @@ final class TypeTable: Sendable {
         case .category: return [.category(type.category)]
         case .channel, .subject: return []
         }
+    }
+}
+
+/// One cap as a type checks it: the cap, its scopes when they depend only on the bundle,
+/// and what its verdicts cite. A class, so the caps stage passes references, not copies.
+final class CapPlan: Sendable {
+    let cap: Cap
+    /// nil: resolved per request (channel and subject caps).
+    let fixedScopes: [LedgerScope]?
+    /// The cap counts the default statuses, so the request's ledger answers it.
+    let defaultCounts: Bool
+    /// `cooldown` (no `per`) or `rate_limited`.
+    let reason: String
+    let rule: Decision.Rule
+
+    init(cap: Cap, fixedScopes: [LedgerScope]?) {
+        self.cap = cap
+        self.fixedScopes = fixedScopes
+        defaultCounts = cap.counts == CountedStatus.defaults
+        reason = cap.per == nil ? "cooldown" : "rate_limited"
+        rule = Decision.Rule(id: cap.id, span: cap.span)
     }
 }
 

@@ -16,22 +16,23 @@ extension DecisionRun {
         var rounds = 0
         round: while rounds < 64 {
             rounds += 1
-            for (capIndex, cap) in table.caps.enumerated() {
-                guard let scopes = scopes(of: cap, at: capIndex), let over = isOver(cap, scopes: scopes, at: deliverAt) else { continue }
+            for plan in table.capPlans {
+                guard let scopes = scopes(of: plan), let over = isOver(plan, scopes: scopes, at: deliverAt) else { continue }
                 guard over.over else { continue }
-                let reason = cap.per == nil ? "cooldown" : "rate_limited"
+                let cap = plan.cap
+                let reason = plan.reason
                 switch cap.over {
                 case .suppress:
                     return Verdict(reason: reason, rule: cap.id, source: cap.span, cap: cap.id, detail: over.note)
                 case .defer:
-                    guard let next = nextFree(cap, scopes: scopes, from: deliverAt), next > deliverAt else {
+                    guard let next = nextFree(plan, scopes: scopes, from: deliverAt), next > deliverAt else {
                         return Verdict(reason: reason, rule: cap.id, source: cap.span, cap: cap.id,
                                        detail: Self.append(over.note, "; no later instant has room"))
                     }
                     capMoves.append((cap.id, deliverAt, next))
                     deliverAt = next
                     scheduleReason = "burst_spacing"
-                    timingRule = Decision.Rule(id: cap.id, span: cap.span)
+                    timingRule = plan.rule
                     deferred = true
                     if let verdict = applyQuietHours() {
                         return verdict
@@ -72,8 +73,9 @@ extension DecisionRun {
 
     /// The ledger scopes a cap counts for this notification, or nil when it does not apply.
     /// Scopes that depend only on the bundle are resolved once per type (`TypeTable.capScopes`).
-    func scopes(of cap: Cap, at index: Int) -> [LedgerScope]? {
-        if let fixed = table.capScopes[index] { return fixed }
+    func scopes(of plan: CapPlan) -> [LedgerScope]? {
+        if let fixed = plan.fixedScopes { return fixed }
+        let cap = plan.cap
         switch cap.scope {
         case .channel:
             guard let channel else { return nil }
@@ -89,17 +91,18 @@ extension DecisionRun {
     }
 
     /// The ledger a cap counts with: the request's, or one over the cap's own `counts:`.
-    func ledger(for cap: Cap) -> LedgerIndex {
-        if cap.counts == CountedStatus.defaults, context.ledger.counting == HistoryEntry.Status.counting {
+    func ledger(for plan: CapPlan) -> LedgerIndex {
+        if plan.defaultCounts, context.ledger.countsDefaults {
             return context.ledger
         }
+        let cap = plan.cap
         let statuses = Set(cap.counts.compactMap { HistoryEntry.Status(rawValue: $0.rawValue) })
         if statuses == context.ledger.counting { return context.ledger }
         return LedgerIndex(context.ledger.entries, counting: statuses, categories: engine.categoryOfType)
     }
 
-    func limit(of cap: Cap) -> Int? {
-        switch cap.max {
+    func limit(of plan: CapPlan) -> Int? {
+        switch plan.cap.max {
         case .fixed(let n)?: return n
         case .expression(let e)?:
             if case .int(let n) = e.evaluate(context) { return n }
@@ -110,10 +113,10 @@ extension DecisionRun {
 
     /// Whether one more notification at `t` would break the cap, with a note (formatted when
     /// read); nil when the cap does not bind (no limit: an absent `prefs.maxPerDay`).
-    func isOver(_ cap: Cap, scopes: [LedgerScope], at t: Int) -> (over: Bool, note: TraceText)? {
-        let index = ledger(for: cap)
+    func isOver(_ plan: CapPlan, scopes: [LedgerScope], at t: Int) -> (over: Bool, note: TraceText)? {
+        let index = ledger(for: plan)
         let zone = zone
-        if let cooldown = cap.cooldown {
+        if let cooldown = plan.cap.cooldown {
             for scope in scopes {
                 if let last = index.last(scope, before: t + 1), t - last < cooldown {
                     return (true, .lazy { "last in \(scope) at \(Self.localClock(last, zone)), cooldown \(Self.duration(cooldown))" })
@@ -122,9 +125,9 @@ extension DecisionRun {
                     return (true, .lazy { "next in \(scope) at \(Self.localClock(next, zone)), cooldown \(Self.duration(cooldown))" })
                 }
             }
-            if cap.per == nil { return (false, .text("")) }
+            if plan.cap.per == nil { return (false, .text("")) }
         }
-        guard let per = cap.per, let max = limit(of: cap) else { return nil }
+        guard let per = plan.cap.per, let max = limit(of: plan) else { return nil }
         let range = countRange(per, at: t)
         var count = 0
         for scope in scopes { count += index.count(scope, in: range) }
@@ -149,11 +152,12 @@ extension DecisionRun {
     }
 
     /// The earliest instant after `t` at which the cap has room, or nil (lifetime caps).
-    func nextFree(_ cap: Cap, scopes: [LedgerScope], from t: Int) -> Int? {
-        let index = ledger(for: cap)
+    func nextFree(_ plan: CapPlan, scopes: [LedgerScope], from t: Int) -> Int? {
+        let index = ledger(for: plan)
+        let cap = plan.cap
         var candidate = t
         for _ in 0 ..< 512 {
-            guard let verdict = isOver(cap, scopes: scopes, at: candidate), verdict.over else { return candidate }
+            guard let verdict = isOver(plan, scopes: scopes, at: candidate), verdict.over else { return candidate }
             var next: Int?
             if let cooldown = cap.cooldown {
                 for scope in scopes {

@@ -17,7 +17,7 @@ extension Engine {
     ///   decision `missing_data`.
     /// - Complexity: O(h log h) for h history entries (the ledger index), then O(log h) per cap.
     public func decide(_ request: DecisionRequest, now: Int) -> Result<Decision, RequestErrors> {
-        decideWithSubject(request, now: now).map(\.decision)
+        decideOne(request, now: now)
     }
 
     /// Decides one notification against a ledger the caller keeps: the service indexes a
@@ -26,7 +26,7 @@ extension Engine {
     /// indexes `request.history`; `request.history` is not read.
     /// - Complexity: O(log h) per cap and dedupe check for h indexed entries.
     public func decide(_ request: DecisionRequest, ledger: LedgerIndex, now: Int) -> Result<Decision, RequestErrors> {
-        decideWithSubject(request, ledger: ledger, now: now).map(\.decision)
+        decideOne(request, ledger: ledger, now: now)
     }
 
     /// The ledger index `decide(_:ledger:now:)` expects for a user's history (types joined
@@ -36,9 +36,10 @@ extension Engine {
         LedgerIndex(history, categories: categoryOfType)
     }
 
-    /// `decide`, also returning the subject the decision counted by (the type's `subject`
-    /// template, else the request's), which a plan feeds back into the ledger.
-    func decideWithSubject(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int) -> Result<(decision: Decision, subject: String?), RequestErrors> {
+    /// `decide` with an optional kept ledger. The decision's `subject` is what it counted by
+    /// (the type's `subject` template, else the request's), which a plan feeds back into the
+    /// ledger even for suppressed decisions' JSON leaving it out.
+    func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int) -> Result<Decision, RequestErrors> {
         guard let table = tables[request.type] else {
             var message = "unknown type `\(request.type)`"
             if let close = Suggestions.closest(to: request.type, in: bundle.types.names) { message += "; did you mean `\(close)`?" }
@@ -58,9 +59,7 @@ extension Engine {
             context.subject = rendered.isEmpty ? request.subject : rendered
         }
         let run = DecisionRun(engine: self, table: table, context: context)
-        var decision = run.execute()
-        decision.subject = context.subject
-        return .success((decision, context.subject))
+        return .success(run.execute())
     }
 }
 
@@ -153,8 +152,10 @@ final class DecisionRun {
     }
 
     func decision(_ action: Decision.Action, reason: String) -> Decision {
-        Decision(action: action, reason: reason, type: type.id, category: type.category,
-                 trace: [], policy: engine.policy)
+        var d = Decision(action: action, reason: reason, type: type.id, category: type.category,
+                         trace: [], policy: engine.policy)
+        d.subject = context.subject
+        return d
     }
 
     func rule(of verdict: Verdict) -> Decision.Rule? {

@@ -197,14 +197,13 @@ extension Engine {
     }
 
     /// `schemaValues` of a request's `state` and `user` objects.
+    /// - Complexity: one hashed lookup per member present; paths are built only for errors.
     func schemaValues(state: JSON, user: JSON, errors: inout [RequestError]) -> [Value?] {
         var values = [Value?](repeating: nil, count: fields.count)
         var reader = ValueReader()
-        reader.object(state, schema: bundle.state, path: ["state"], slots: fieldSlots, into: &values)
-        var user = user
-        if case .object(let members) = user { user = .object(members.filter { $0.key != "id" }) }
-        reader.object(user, schema: bundle.user, path: ["user"], slots: fieldSlots, into: &values)
-        errors += reader.errors
+        reader.object(state, node: core.stateSlots, into: &values)
+        reader.object(user, node: core.userSlots, skipping: "id", into: &values)
+        if !reader.errors.isEmpty { errors += reader.errors }
         return values
     }
 
@@ -232,28 +231,28 @@ extension Engine {
 struct ValueReader {
     var errors: [RequestError] = []
 
-    mutating func object(_ json: JSON, schema: [String: SchemaNode], path: [String], slots: [[String]: Int],
-                         into values: inout [Value?]) {
-        guard let members = json.members else {
-            fail(path.joined(separator: "."), "an object", json)
+    /// Converts the members of `json` by the schema `node`; `skipping` names a member that
+    /// is not part of the schema (the user's `id`).
+    mutating func object(_ json: JSON, node: SchemaSlotNode, skipping: String? = nil, into values: inout [Value?]) {
+        guard case .object(let members) = json else {
+            fail(node.path, "an object", json)
             return
         }
         for member in members {
-            let childPath = path + [member.key]
-            guard let node = schema[member.key] else {
-                let text = childPath.joined(separator: ".")
+            if let skipping, member.key == skipping { continue }
+            guard let child = node.children[member.key] else {
+                let names = node.children.keys.sorted()
                 var message = "unknown field `\(member.key)`"
-                if let close = Suggestions.closest(to: member.key, in: schema.keys.sorted()) { message += "; did you mean `\(close)`?" }
-                errors.append(RequestError(path: text, message: message))
+                if let close = Suggestions.closest(to: member.key, in: names) { message += "; did you mean `\(close)`?" }
+                errors.append(RequestError(path: node.path + "." + member.key, message: message))
                 continue
             }
-            switch node {
-            case .object(let children):
-                object(member.value, schema: children, path: childPath, slots: slots, into: &values)
-            case .value(let type):
-                if let slot = slots[childPath] {
-                    values[slot] = convert(member.value, as: type, path: childPath.joined(separator: "."))
-                }
+            switch child {
+            case .object(let inner):
+                object(member.value, node: inner, into: &values)
+            case .value(let slot, let type, let path):
+                let value = convert(member.value, as: type, path: path)
+                if slot >= 0 { values[slot] = value }
             }
         }
     }
@@ -347,5 +346,37 @@ private extension String {
         if hasPrefix("an ") { return String(dropFirst(3)) + "s" }
         if hasPrefix("a ") { return String(dropFirst(2)) + "s" }
         return self
+    }
+}
+
+/// The `state` or `user` schema resolved to value slots, once per engine: converting a
+/// request walks its JSON against this tree with one hashed lookup per member and builds no
+/// path unless it reports an error.
+final class SchemaSlotNode: Sendable {
+    enum Child: Sendable {
+        case object(SchemaSlotNode)
+        /// The slot in `Engine.fields`, the declared type and the dotted path (for errors).
+        case value(slot: Int, type: ValueType, path: String)
+    }
+
+    /// The dotted path of this object (`state.maintenance`).
+    let path: String
+    let children: [String: Child]
+
+    init(schema: [String: SchemaNode], path: [String], slots: [[String]: Int]) {
+        self.path = path.joined(separator: ".")
+        var children: [String: Child] = [:]
+        for (name, node) in schema {
+            let childPath = path + [name]
+            switch node {
+            case .object(let inner):
+                children[name] = .object(SchemaSlotNode(schema: inner, path: childPath, slots: slots))
+            case .value(let type):
+                // Every declared leaf has a slot; one without would be a compiler bug, and
+                // then the value is read (type-checked) and dropped.
+                children[name] = .value(slot: slots[childPath] ?? -1, type: type, path: childPath.joined(separator: "."))
+            }
+        }
+        self.children = children
     }
 }

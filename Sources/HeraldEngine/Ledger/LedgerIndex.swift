@@ -22,24 +22,61 @@ public struct LedgerIndex: Sendable {
     }
 
     /// The statuses that count (never including `cancelled`).
-    public let counting: Set<HistoryEntry.Status>
-    private let categoryOf: @Sendable (String) -> String?
-    private var ids: [LedgerScope: Int] = [.global: 0]
-    private var buckets: [[Int]] = [[]]
-    /// The delivery instant of each non-cancelled key (its first entry); later entries with
-    /// the same key go to `keyMore`.
-    private var keyFirst: [String: Int] = [:]
-    private var keyMore: [String: [Int]] = [:]
-    /// Every batch key of a non-cancelled entry.
-    private var batchKeys: Set<String> = []
-    /// Scheduled entries in no batch yet, by type: sorted instants (batching looks for a
-    /// pending member to batch with).
-    private var pendingByType: [String: [Int]] = [:]
+    public var counting: Set<HistoryEntry.Status> { storage.counting }
+    /// Whether `counting` is the default set (caps with the default `counts:` reuse this index).
+    var countsDefaults: Bool { storage.countsDefaults }
     /// The indexed entries, in the order given then inserted (caps with their own `counts:`
     /// re-index them).
-    public private(set) var entries: [HistoryEntry]
-    /// The instant representing each batch in the global bucket (its earliest member).
-    private var batchStarts: [String: Int] = [:]
+    public var entries: [HistoryEntry] { storage.entries }
+
+    /// The index itself, shared by copies until one of them inserts (copy on write), so
+    /// passing a ledger around costs one reference count.
+    private var storage: Storage
+
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `LedgerIndex`'s mutating methods, after `makeUnique()`:
+        // a shared storage is never written.
+        let counting: Set<HistoryEntry.Status>
+        let countsDefaults: Bool
+        let categoryOf: @Sendable (String) -> String?
+        var ids: [LedgerScope: Int] = [.global: 0]
+        var buckets: [[Int]] = [[]]
+        /// The delivery instant of each non-cancelled key (its first entry); later entries with
+        /// the same key go to `keyMore`.
+        var keyFirst: [String: Int] = [:]
+        var keyMore: [String: [Int]] = [:]
+        /// Every batch key of a non-cancelled entry.
+        var batchKeys: Set<String> = []
+        /// Scheduled entries in no batch yet, by type: sorted instants (batching looks for a
+        /// pending member to batch with).
+        var pendingByType: [String: [Int]] = [:]
+        var entries: [HistoryEntry]
+        /// The instant representing each batch in the global bucket (its earliest member).
+        var batchStarts: [String: Int] = [:]
+
+        init(counting: Set<HistoryEntry.Status>, categoryOf: @escaping @Sendable (String) -> String?, entries: [HistoryEntry]) {
+            self.counting = counting
+            countsDefaults = counting == HistoryEntry.Status.counting
+            self.categoryOf = categoryOf
+            self.entries = entries
+        }
+
+        func copy() -> Storage {
+            let c = Storage(counting: counting, categoryOf: categoryOf, entries: entries)
+            c.ids = ids
+            c.buckets = buckets
+            c.keyFirst = keyFirst
+            c.keyMore = keyMore
+            c.batchKeys = batchKeys
+            c.pendingByType = pendingByType
+            c.batchStarts = batchStarts
+            return c
+        }
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
 
     /// Indexes `entries`.
     ///
@@ -53,41 +90,41 @@ public struct LedgerIndex: Sendable {
         counting: Set<HistoryEntry.Status> = HistoryEntry.Status.counting,
         category: @escaping @Sendable (String) -> String?
     ) {
-        self.counting = counting.subtracting([.cancelled])
-        self.categoryOf = category
-        self.entries = Array(entries)
+        storage = Storage(counting: counting.subtracting([.cancelled]), categoryOf: category, entries: Array(entries))
+        let s = storage
         var batchMinimum: [String: Int] = [:]
-        for entry in self.entries {
+        for entry in s.entries {
             recordKeys(entry, keepSorted: false)
-            guard self.counting.contains(entry.status) else { continue }
+            guard s.counting.contains(entry.status) else { continue }
             addToScopes(entry, keepSorted: false)
             if let batch = entry.batchKey {
                 batchMinimum[batch] = min(batchMinimum[batch] ?? entry.deliverAt, entry.deliverAt)
             } else {
-                buckets[0].append(entry.deliverAt)
+                s.buckets[0].append(entry.deliverAt)
             }
         }
-        buckets[0].append(contentsOf: batchMinimum.values)
-        batchStarts = batchMinimum
-        for index in buckets.indices { buckets[index].sort() }
-        for type in pendingByType.keys { pendingByType[type]!.sort() }
+        s.buckets[0].append(contentsOf: batchMinimum.values)
+        s.batchStarts = batchMinimum
+        for index in s.buckets.indices { s.buckets[index].sort() }
+        for type in s.pendingByType.keys { s.pendingByType[type]!.sort() }
     }
 
     /// Records what dedupe and batching ask about: keys, batch keys, pending unbatched entries.
-    private mutating func recordKeys(_ entry: HistoryEntry, keepSorted: Bool) {
+    private func recordKeys(_ entry: HistoryEntry, keepSorted: Bool) {
+        let s = storage
         guard entry.status != .cancelled else { return }
-        if keyFirst[entry.key] == nil {
-            keyFirst[entry.key] = entry.deliverAt
+        if s.keyFirst[entry.key] == nil {
+            s.keyFirst[entry.key] = entry.deliverAt
         } else {
-            keyMore[entry.key, default: []].append(entry.deliverAt)
+            s.keyMore[entry.key, default: []].append(entry.deliverAt)
         }
         if let batch = entry.batchKey {
-            batchKeys.insert(batch)
+            s.batchKeys.insert(batch)
         } else if entry.status == .scheduled {
             if keepSorted {
-                Self.insertSorted(&pendingByType[entry.type, default: []], entry.deliverAt)
+                Self.insertSorted(&s.pendingByType[entry.type, default: []], entry.deliverAt)
             } else {
-                pendingByType[entry.type, default: []].append(entry.deliverAt)
+                s.pendingByType[entry.type, default: []].append(entry.deliverAt)
             }
         }
     }
@@ -106,27 +143,30 @@ public struct LedgerIndex: Sendable {
     /// The id of `scope`, or nil when no counted entry has ever fallen in it (then every
     /// count is zero; use `intern(_:)` to get an id that stays valid across inserts).
     public func id(of scope: LedgerScope) -> ScopeID? {
-        ids[scope].map(ScopeID.init(raw:))
+        storage.ids[scope].map(ScopeID.init(raw:))
     }
 
     /// The id of `scope`, creating an empty one if needed.
     public mutating func intern(_ scope: LedgerScope) -> ScopeID {
-        ScopeID(raw: internRaw(scope))
+        makeUnique()
+        return ScopeID(raw: internRaw(scope))
     }
 
-    private mutating func internRaw(_ scope: LedgerScope) -> Int {
-        if let id = ids[scope] { return id }
-        let id = buckets.count
-        ids[scope] = id
-        buckets.append([])
+    /// Call on a unique storage only.
+    private func internRaw(_ scope: LedgerScope) -> Int {
+        let s = storage
+        if let id = s.ids[scope] { return id }
+        let id = s.buckets.count
+        s.ids[scope] = id
+        s.buckets.append([])
         return id
     }
 
     /// Records the entry's instant in every non-global scope it belongs to: appended while
     /// building (sorted once at the end), inserted in order afterwards.
-    private mutating func addToScopes(_ entry: HistoryEntry, keepSorted: Bool) {
+    private func addToScopes(_ entry: HistoryEntry, keepSorted: Bool) {
         add(entry.deliverAt, to: .type(entry.type), keepSorted: keepSorted)
-        if let category = categoryOf(entry.type) { add(entry.deliverAt, to: .category(category), keepSorted: keepSorted) }
+        if let category = storage.categoryOf(entry.type) { add(entry.deliverAt, to: .category(category), keepSorted: keepSorted) }
         if let channel = entry.channel { add(entry.deliverAt, to: .channel(channel), keepSorted: keepSorted) }
         if let subject = entry.subject {
             add(entry.deliverAt, to: .subject(subject), keepSorted: keepSorted)
@@ -134,18 +174,18 @@ public struct LedgerIndex: Sendable {
         }
     }
 
-    private mutating func add(_ instant: Int, to scope: LedgerScope, keepSorted: Bool) {
+    private func add(_ instant: Int, to scope: LedgerScope, keepSorted: Bool) {
         let id = internRaw(scope)
         if keepSorted {
-            Self.insertSorted(&buckets[id], instant)
+            Self.insertSorted(&storage.buckets[id], instant)
         } else {
-            buckets[id].append(instant)
+            storage.buckets[id].append(instant)
         }
     }
 
     /// The sorted delivery instants counted in `scope` (for traces and tests).
     public func instants(in scope: LedgerScope) -> [Int] {
-        ids[scope].map { buckets[$0] } ?? []
+        storage.ids[scope].map { storage.buckets[$0] } ?? []
     }
 
     // MARK: Queries
@@ -154,7 +194,7 @@ public struct LedgerIndex: Sendable {
     /// included, `upperBound` is not).
     /// - Complexity: O(log n).
     public func count(_ scope: ScopeID, in range: Range<Int>) -> Int {
-        let bucket = buckets[scope.raw]
+        let bucket = storage.buckets[scope.raw]
         return Self.lowerBound(bucket, range.upperBound) - Self.lowerBound(bucket, range.lowerBound)
     }
 
@@ -167,7 +207,7 @@ public struct LedgerIndex: Sendable {
     /// The latest counted delivery strictly before `instant` (for cooldowns).
     /// - Complexity: O(log n).
     public func last(_ scope: ScopeID, before instant: Int) -> Int? {
-        let bucket = buckets[scope.raw]
+        let bucket = storage.buckets[scope.raw]
         let index = Self.lowerBound(bucket, instant)
         return index > 0 ? bucket[index - 1] : nil
     }
@@ -181,7 +221,7 @@ public struct LedgerIndex: Sendable {
     /// at what is already scheduled).
     /// - Complexity: O(log n).
     public func first(_ scope: ScopeID, atOrAfter instant: Int) -> Int? {
-        let bucket = buckets[scope.raw]
+        let bucket = storage.buckets[scope.raw]
         let index = Self.lowerBound(bucket, instant)
         return index < bucket.count ? bucket[index] : nil
     }
@@ -202,7 +242,7 @@ public struct LedgerIndex: Sendable {
     public func earliestWithCapacity(_ scope: ScopeID, max: Int, window: Int, notBefore: Int) -> Int? {
         guard max >= 1 else { return nil }
         guard window >= 1 else { return notBefore }
-        let bucket = buckets[scope.raw]
+        let bucket = storage.buckets[scope.raw]
         var t = notBefore
         while true {
             let high = Self.upperBound(bucket, t)
@@ -227,32 +267,32 @@ public struct LedgerIndex: Sendable {
     /// `cancelled` (a cancelled notification may be sent again).
     /// - Complexity: O(1) expected.
     public func contains(key: String) -> Bool {
-        keyFirst[key] != nil
+        storage.keyFirst[key] != nil
     }
 
     /// Whether a non-cancelled entry with this key delivers less than `window` seconds from
     /// `instant` (either side): a dedupe window.
     /// - Complexity: O(1) expected, plus the key's repeats.
     public func contains(key: String, within window: Int, of instant: Int) -> Bool {
-        guard let first = keyFirst[key] else { return false }
+        guard let first = storage.keyFirst[key] else { return false }
         if abs(first - instant) < window { return true }
-        return keyMore[key]?.contains { abs($0 - instant) < window } ?? false
+        return storage.keyMore[key]?.contains { abs($0 - instant) < window } ?? false
     }
 
     /// The batch keys of non-cancelled entries that start with `prefix`.
     /// - Complexity: O(b) for b distinct batch keys in the history.
     /// Whether any indexed entry belongs to a batch.
-    public var hasBatches: Bool { !batchKeys.isEmpty }
+    public var hasBatches: Bool { !storage.batchKeys.isEmpty }
 
     public func batchKeys(withPrefix prefix: String) -> [String] {
-        batchKeys.filter { $0.hasPrefix(prefix) }
+        storage.batchKeys.filter { $0.hasPrefix(prefix) }
     }
 
     /// The earliest instant of a `scheduled` entry of `type` outside any batch in the open
     /// range `(low, high)`.
     /// - Complexity: O(log n).
     public func firstPending(type: String, after low: Int, before high: Int) -> Int? {
-        guard let bucket = pendingByType[type] else { return nil }
+        guard let bucket = storage.pendingByType[type] else { return nil }
         let index = Self.upperBound(bucket, low)
         return index < bucket.count && bucket[index] < high ? bucket[index] : nil
     }
@@ -262,21 +302,23 @@ public struct LedgerIndex: Sendable {
     /// Adds an entry, keeping every scope sorted (a plan feeds its own decisions back).
     /// - Complexity: O(log n) to find each position, O(n) to shift the arrays.
     public mutating func insert(_ entry: HistoryEntry) {
-        entries.append(entry)
+        makeUnique()
+        let s = storage
+        s.entries.append(entry)
         recordKeys(entry, keepSorted: true)
-        guard counting.contains(entry.status) else { return }
+        guard s.counting.contains(entry.status) else { return }
         addToScopes(entry, keepSorted: true)
         guard let batch = entry.batchKey else {
-            Self.insertSorted(&buckets[0], entry.deliverAt)
+            Self.insertSorted(&s.buckets[0], entry.deliverAt)
             return
         }
-        if let start = batchStarts[batch] {
+        if let start = s.batchStarts[batch] {
             guard entry.deliverAt < start else { return }
-            let index = Self.lowerBound(buckets[0], start)
-            buckets[0].remove(at: index)
+            let index = Self.lowerBound(s.buckets[0], start)
+            s.buckets[0].remove(at: index)
         }
-        batchStarts[batch] = entry.deliverAt
-        Self.insertSorted(&buckets[0], entry.deliverAt)
+        s.batchStarts[batch] = entry.deliverAt
+        Self.insertSorted(&s.buckets[0], entry.deliverAt)
     }
 
     /// A copy with `entry` inserted.

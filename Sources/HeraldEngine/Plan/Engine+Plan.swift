@@ -62,20 +62,20 @@ extension Engine {
             ? LedgerIndex(history, categories: categoryOfType) : nil
         for index in order {
             var request = candidates[index]
-            let result: Result<(decision: Decision, subject: String?), RequestErrors>
+            let result: Result<Decision, RequestErrors>
             if let ledger = shared {
-                result = decideWithSubject(request, ledger: ledger, now: now)
+                result = decideOne(request, ledger: ledger, now: now)
             } else {
                 request.history += fed
-                result = decideWithSubject(request, now: now)
+                result = decideOne(request, now: now)
             }
             switch result {
             case .failure(let problems):
                 errors += problems.errors.map { RequestError(path: "candidates[\(index)].\($0.path)", message: $0.message) }
-            case .success(let (decision, subject)):
+            case .success(let decision):
                 decisions[index] = decision
                 if decision.action != .suppress, let key = decision.key, let at = decision.deliverAt {
-                    let entry = HistoryEntry(key: key, type: decision.type, subject: subject,
+                    let entry = HistoryEntry(key: key, type: decision.type, subject: decision.subject,
                                              channel: decision.channel, deliverAt: at, status: .scheduled,
                                              batchKey: decision.batch?.key)
                     fed.append(entry)
