@@ -303,6 +303,35 @@ enum Fixture {
         }
     }
 
+    /// A context that answers slot reads from an array and records how each read arrived.
+    final class Slotted: EvaluationContext, @unchecked Sendable {
+        var reads: [String] = []
+        func value(at path: [String]) -> Value? {
+            reads.append("path " + path.joined(separator: "."))
+            return path == ["params", "count"] ? .int(2) : nil
+        }
+        func value(slot: Int, path: [String]) -> Value? {
+            reads.append("slot \(slot) " + path.joined(separator: "."))
+            return [Value.int(5), .bool(true), .null][slot]
+        }
+        func sent(_ target: String, within window: SentWindow) -> Int { 0 }
+    }
+
+    @Test func readsBoundToSlotsSkipThePathLookup() {
+        var environment = Fixture.environment
+        environment.slots = [["state", "streak"]: 0, ["user", "account"]: 1, ["state", "note"]: 2]
+        var diagnostics = Diagnostics()
+        let compiled = ExpressionCompiler.compile("user.account && !has(state.note) && state.streak + params.count == 7",
+                                                  expecting: .bool, in: environment, diagnostics: &diagnostics)
+        let context = Slotted()
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(compiled?.evaluate(context) == .bool(true))
+        #expect(context.reads == ["slot 1 user.account", "slot 2 state.note", "slot 0 state.streak", "path params.count"])
+        // Without slots every read goes by path, and a context without slots still works.
+        let plain = Fixture.compile("state.streak > 3").0
+        #expect(plain?.evaluate(DictionaryContext(values: ["state.streak": .int(4)])) == .bool(true))
+    }
+
     @Test func absentValuesAreTotal() {
         let empty = DictionaryContext(values: [:])
         let texts = ["state.streak > 3", "state.streak + 1", "since(trigger.at)", "size(state.blocked)", "!user.account",

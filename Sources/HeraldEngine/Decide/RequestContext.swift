@@ -55,6 +55,12 @@ final class RequestContext: EvaluationContext {
         }
     }
 
+    /// A `state`/`user` read the compiler bound to its index in `schemaFields`.
+    @inline(__always)
+    func value(slot: Int, path: [String]) -> Value? {
+        fieldValues.indices.contains(slot) ? fieldValues[slot] : value(at: path)
+    }
+
     func value(at path: [String]) -> Value? {
         guard let root = path.first else { return nil }
         switch root {

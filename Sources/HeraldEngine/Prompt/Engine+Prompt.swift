@@ -105,6 +105,11 @@ struct PromptContext: EvaluationContext {
         engine.sentCount(target, within: window, statuses: statuses, history: history, zone: prefs.zone, now: now)
     }
 
+    /// A `state`/`user` read the compiler bound to its index in `schemaFields`.
+    func value(slot: Int, path: [String]) -> Value? {
+        fieldValues.indices.contains(slot) ? fieldValues[slot] : value(at: path)
+    }
+
     func value(at path: [String]) -> Value? {
         guard let root = path.first else { return nil }
         switch root {

@@ -72,6 +72,11 @@ struct Compilation {
                                     categories: categoryNames, channels: channelNames, types: typeNames)
         baseEnvironmentWithoutState = .standard(state: [:], user: userSchema, params: [:],
                                                 categories: categoryNames, channels: channelNames, types: typeNames)
+        // State and user reads compile to their index in `schemaFields` (the engine's slots).
+        var slots: [[String]: Int] = [:]
+        for (index, field) in schemaFields.enumerated() { slots[field.path] = index }
+        baseEnvironment?.slots = slots
+        baseEnvironmentWithoutState?.slots = slots
         reasons = compileReasons()
         routes = compileRoutes()
         compileAllParams()

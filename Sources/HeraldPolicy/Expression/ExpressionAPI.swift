@@ -15,10 +15,16 @@ public struct ExpressionEnvironment: Sendable {
     public var roots: [String: SchemaNode]
     /// Type and category names `sent(name, window)` may count.
     public var sentTargets: Set<String>
+    /// Name paths resolved to slots at compile time: a read of one of these compiles to
+    /// `EvaluationContext.value(slot:path:)`, so evaluating it indexes an array instead of
+    /// hashing the path. The bundle compiler binds every `state`/`user` field to its index in
+    /// `PolicyBundle.schemaFields`.
+    public var slots: [[String]: Int]
 
-    public init(roots: [String: SchemaNode], sentTargets: Set<String>) {
+    public init(roots: [String: SchemaNode], sentTargets: Set<String>, slots: [[String]: Int] = [:]) {
         self.roots = roots
         self.sentTargets = sentTargets
+        self.slots = slots
     }
 
     /// The standard environment: the catalog's `state` and `user` schemas, a type's params,
@@ -91,6 +97,9 @@ public enum SentWindow: Sendable, Hashable {
 public protocol EvaluationContext {
     /// The value at a name path such as `["state", "maintenance", "dueToday"]`; nil if absent.
     func value(at path: [String]) -> Value?
+    /// The value of a read the compiler resolved to `slot` (see `ExpressionEnvironment.slots`);
+    /// `path` is the same name. The default reads `value(at: path)`.
+    func value(slot: Int, path: [String]) -> Value?
     /// How many notifications of a type or category were sent in the window.
     func sent(_ target: String, within window: SentWindow) -> Int
     /// `sent(target, window, [statuses])`: like `sent(_:within:)`, counting only ledger entries
@@ -173,7 +182,7 @@ public enum ExpressionCompiler {
         return CompiledExpression(
             source: scalar.value, span: span, type: checked.type,
             referencedPaths: checker.paths, requiredPaths: checker.requiredPaths,
-            evaluation: ExpressionEvaluator.compile(checked.expression))
+            evaluation: ExpressionEvaluator.compile(checked.expression, slots: environment.slots))
     }
 
     /// Parses and checks `text` as if it were a plain YAML scalar starting at `start`
@@ -208,6 +217,10 @@ public enum ExpressionCompiler {
 }
 
 extension EvaluationContext {
+    public func value(slot: Int, path: [String]) -> Value? {
+        value(at: path)
+    }
+
     /// Contexts without a status-aware ledger count every entry `sent(_:within:)` counts.
     public func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
         sent(target, within: window)

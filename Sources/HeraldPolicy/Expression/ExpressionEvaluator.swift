@@ -10,13 +10,25 @@ typealias ExpressionEvaluation = @Sendable (any EvaluationContext) -> Value
 /// functions; comparisons and `in` with an absent operand are false; logic treats it as
 /// false. Integer arithmetic wraps on overflow; division and remainder by zero yield 0.
 enum ExpressionEvaluator {
-    static func compile(_ expression: TypedExpression) -> ExpressionEvaluation {
+    /// The path `since()` reads, allocated once.
+    private static let nowPath = ["now"]
+
+    /// - Parameter slots: reads bound to slots (`ExpressionEnvironment.slots`).
+    static func compile(_ expression: TypedExpression, slots: [[String]: Int] = [:]) -> ExpressionEvaluation {
+        let compile = { (e: TypedExpression) in Self.compile(e, slots: slots) }
         switch expression {
         case .constant(let value):
             return { _ in value }
         case .read(let path):
+            if let slot = slots[path] { return { $0.value(slot: slot, path: path) ?? .null } }
             return { $0.value(at: path) ?? .null }
         case .has(let path):
+            if let slot = slots[path] {
+                return { context in
+                    guard let value = context.value(slot: slot, path: path) else { return .bool(false) }
+                    return .bool(value != .null)
+                }
+            }
             return { context in
                 guard let value = context.value(at: path) else { return .bool(false) }
                 return .bool(value != .null)
@@ -62,7 +74,7 @@ enum ExpressionEvaluator {
         case .since(let operand):
             let f = compile(operand)
             return { context in
-                guard case .instant(let t) = f(context), case .instant(let now)? = context.value(at: ["now"]) else { return .null }
+                guard case .instant(let t) = f(context), case .instant(let now)? = context.value(at: nowPath) else { return .null }
                 return .duration(now &- t)
             }
         case .size(let operand):
