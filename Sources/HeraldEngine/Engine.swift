@@ -39,6 +39,8 @@ final class EngineCore: Sendable {
     let policy: Decision.Policy
     let stateSlots: SchemaSlotNode
     let userSlots: SchemaSlotNode
+    /// The badge expression's required reads (it has no params).
+    let badgeReads: [ReadSlot]
 
     init(bundle: PolicyBundle) {
         self.bundle = bundle
@@ -48,6 +50,7 @@ final class EngineCore: Sendable {
         fields = bundle.schemaFields
         stateSlots = SchemaSlotNode(schema: bundle.state, path: ["state"], slots: slots)
         userSlots = SchemaSlotNode(schema: bundle.user, path: ["user"], slots: slots)
+        badgeReads = (bundle.badge?.requiredPaths ?? []).map { ReadSlot(path: $0, fieldSlots: slots, paramSlots: [:]) }
         var categories: [String: String] = [:]
         for type in bundle.types { categories[type.id] = type.category }
         categoryOfType = categories
@@ -88,8 +91,10 @@ final class TypeTable: Sendable {
     let locked: Bool
     /// Per channel (like `channels`): its `category.channel` toggle key and default.
     let channelToggles: [(key: String, defaultOn: Bool)]
-    /// Rule ids the trace and decisions cite, built once.
-    let ruleIDs: RuleIDs
+    /// The rules the trace and decisions cite, with their `path:line:col`, built once.
+    let cite: Citations
+    /// Per suppression rule (like `suppress`).
+    let suppressCitations: [Citation]
     let timingRule: Decision.Rule
     let quietRule: Decision.Rule
     /// Per cap (like `caps`): what checking it needs, resolved once.
@@ -97,9 +102,9 @@ final class TypeTable: Sendable {
     /// The batch group's member types, each once.
     let batchMembers: [String]
 
-    struct RuleIDs: Sendable {
-        var eligible, categoryRequires, categoryToggle, typeToggle, channels, fallback: String
-        var dedupe, key, quietHours, expires, batching: String
+    struct Citations: Sendable {
+        let missingData, eligible, pausedAll, categoryRequires, categoryToggle, typeToggle, channels, fallback: Citation
+        let dedupe, key, quietHours, expires, batching: Citation
     }
 
     init(type: NotificationType, bundle: PolicyBundle, fieldSlots: [[String]: Int]) {
@@ -179,14 +184,25 @@ final class TypeTable: Sendable {
             ("\(type.category).\(ch.name)", bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true)
         }
         let id = type.id
-        ruleIDs = RuleIDs(
-            eligible: "\(id).eligible", categoryRequires: "\(type.category).requires",
-            categoryToggle: "prefs.categories.\(type.category)", typeToggle: "prefs.types.\(id)",
-            channels: "\(id).channels", fallback: "\(id).fallback", dedupe: "\(id).dedupe", key: "\(id).key",
-            quietHours: type.timing.quietHours != nil ? "\(id).timing.quietHours" : "quietHours",
-            expires: "\(id).timing.expires", batching: batchGroup.map { "batching.\($0.name)" } ?? "")
+        let keyRule = type.idempotencyKey ?? type.dedupe?.key
+        cite = Citations(
+            missingData: Citation(id: id, span: type.span),
+            eligible: Citation(id: "\(id).eligible", span: type.eligible?.span),
+            pausedAll: Citation(id: "prefs.pausedAll", span: bundle.defaults.span ?? type.span),
+            categoryRequires: Citation(id: "\(type.category).requires", span: category?.requires?.span),
+            categoryToggle: Citation(id: "prefs.categories.\(type.category)", span: category?.span),
+            typeToggle: Citation(id: "prefs.types.\(id)", span: type.span),
+            channels: Citation(id: "\(id).channels", span: type.span),
+            fallback: Citation(id: "\(id).fallback", span: type.span),
+            dedupe: Citation(id: "\(id).dedupe", span: type.dedupe?.span),
+            key: Citation(id: "\(id).key", span: keyRule?.span ?? type.span),
+            quietHours: Citation(id: type.timing.quietHours != nil ? "\(id).timing.quietHours" : "quietHours",
+                                 span: quietHoursSource ?? type.span),
+            expires: Citation(id: "\(id).timing.expires", span: type.timing.span ?? type.span),
+            batching: Citation(id: batchGroup.map { "batching.\($0.name)" } ?? "", span: batchGroup?.span))
+        suppressCitations = suppress.map { Citation(id: $0.id, span: $0.span) }
         timingRule = Decision.Rule(id: "\(id).timing", span: type.timing.span ?? type.span)
-        quietRule = Decision.Rule(id: ruleIDs.quietHours, span: quietHoursSource ?? type.span)
+        quietRule = Decision.Rule(citation: cite.quietHours)
         capPlans = caps.map { cap in
             let scopes: [LedgerScope]?
             switch cap.scope {
@@ -228,6 +244,7 @@ final class CapPlan: Sendable {
     /// `cooldown` (no `per`) or `rate_limited`.
     let reason: String
     let rule: Decision.Rule
+    var citation: Citation { rule.citation }
 
     init(cap: Cap, fixedScopes: [LedgerScope]?) {
         self.cap = cap

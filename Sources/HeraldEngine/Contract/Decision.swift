@@ -53,23 +53,28 @@ public struct Decision: Sendable, Equatable {
 
     /// The rule that decided, with its place in the YAML.
     public struct Rule: Sendable, Equatable {
-        public var id: String
+        public var id: String {
+            get { citation.id ?? "" }
+            set { citation = Citation(id: newValue, source: citation.source) }
+        }
         /// `path:line:col`.
         public var source: String {
-            get { sourceText.string }
-            set { sourceText = .text(newValue) }
+            get { citation.source ?? "" }
+            set { citation = Citation(id: citation.id, source: newValue) }
         }
-        /// `source` as recorded (a location is formatted when read).
-        var sourceText: TraceText
+        /// Both, shared with the engine's tables (formatted once per bundle).
+        var citation: Citation
 
         public init(id: String, source: String) {
-            self.id = id
-            sourceText = .text(source)
+            citation = Citation(id: id, source: source)
         }
 
         init(id: String, span: SourceSpan) {
-            self.id = id
-            sourceText = .cite(span)
+            citation = Citation(id: id, span: span)
+        }
+
+        init(citation: Citation) {
+            self.citation = citation
         }
 
         public static func == (a: Rule, b: Rule) -> Bool { a.id == b.id && a.source == b.source }

@@ -5,21 +5,35 @@ import HeraldSyntax
 /// trace, so a decision costs the same whether or not its trace is read.
 enum TraceText: Sendable {
     case text(String)
-    /// `path:line:col` of a location.
-    case location(SourceLocation)
     /// Text built on demand from the values the closure captured.
     case lazy(@Sendable () -> String)
 
     var string: String {
         switch self {
         case .text(let s): s
-        case .location(let l): "\(l.path):\(l.line):\(l.column)"
         case .lazy(let make): make()
         }
     }
 }
 
-extension TraceText {
-    /// The citation of a span's start.
-    static func cite(_ span: SourceSpan) -> TraceText { .location(span.start) }
+
+/// A rule id and where it is written (`path:line:col`), formatted once when the engine is
+/// built and shared by every decision and trace step that cites it (one reference count).
+final class Citation: Sendable {
+    let id: String?
+    let source: String?
+
+    init(id: String?, source: String?) {
+        self.id = id
+        self.source = source
+    }
+
+    convenience init(id: String?, span: SourceSpan?) {
+        self.init(id: id, source: span.map { "\($0.start.path):\($0.start.line):\($0.start.column)" })
+    }
+
+    /// nil when neither part is present.
+    static func make(id: String?, source: String?) -> Citation? {
+        id == nil && source == nil ? nil : Citation(id: id, source: source)
+    }
 }

@@ -32,34 +32,36 @@ public struct TraceStep: Sendable, Equatable {
     public var stage: Stage
     public var outcome: Outcome
     /// The id of the rule that applied (`soft-daily`, `N-MAINT-DUE-TODAY.suppress#1`).
-    public var rule: String?
+    public var rule: String? {
+        get { citation?.id }
+        set { citation = Citation.make(id: newValue, source: citation?.source) }
+    }
     /// Where that rule is written, `path:line:col`.
     public var source: String? {
-        get { sourceText?.string }
-        set { sourceText = newValue.map(TraceText.text) }
+        get { citation?.source }
+        set { citation = Citation.make(id: citation?.id, source: newValue) }
     }
     /// A short human note (`deferred from 23:10 to 07:00 (quiet hours)`).
     public var detail: String? {
         get { detailText?.string }
         set { detailText = newValue.map(TraceText.text) }
     }
-    /// `source` and `detail` as recorded: text, or parts formatted when read.
-    var sourceText: TraceText?
+    /// `rule` and `source` as recorded: shared with the engine's tables.
+    var citation: Citation?
+    /// `detail` as recorded: text, or parts formatted when read.
     var detailText: TraceText?
 
     public init(stage: Stage, outcome: Outcome, rule: String? = nil, source: String? = nil, detail: String? = nil) {
         self.stage = stage
         self.outcome = outcome
-        self.rule = rule
-        sourceText = source.map(TraceText.text)
+        citation = Citation.make(id: rule, source: source)
         detailText = detail.map(TraceText.text)
     }
 
-    init(stage: Stage, outcome: Outcome, rule: String?, sourceText: TraceText?, detailText: TraceText?) {
+    init(stage: Stage, outcome: Outcome, citation: Citation?, detailText: TraceText?) {
         self.stage = stage
         self.outcome = outcome
-        self.rule = rule
-        self.sourceText = sourceText
+        self.citation = citation
         self.detailText = detailText
     }
 

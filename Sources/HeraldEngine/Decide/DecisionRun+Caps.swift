@@ -23,10 +23,10 @@ extension DecisionRun {
                 let reason = plan.reason
                 switch cap.over {
                 case .suppress:
-                    return Verdict(reason: reason, rule: cap.id, source: cap.span, cap: cap.id, detail: over.note)
+                    return Verdict(reason: reason, citation: plan.citation, cap: cap.id, detail: over.note)
                 case .defer:
                     guard let next = nextFree(plan, scopes: scopes, from: deliverAt), next > deliverAt else {
-                        return Verdict(reason: reason, rule: cap.id, source: cap.span, cap: cap.id,
+                        return Verdict(reason: reason, citation: plan.citation, cap: cap.id,
                                        detail: Self.append(over.note, "; no later instant has room"))
                     }
                     capMoves.append((cap.id, deliverAt, next))
@@ -41,12 +41,12 @@ extension DecisionRun {
                 case .batch(let groupName):
                     guard let group = engine.bundle.batching[groupName] else { continue }
                     batch = batchSlot(group, at: deliverAt, forced: true)
-                    return Verdict(reason: "batched", rule: cap.id, source: cap.span, cap: cap.id,
+                    return Verdict(reason: "batched", citation: plan.citation, cap: cap.id,
                                    detail: Self.append(over.note, "; batched into `\(groupName)`"))
                 case .digest(let name):
                     guard let digest = engine.bundle.digests[name] else { continue }
                     batch = digestSlot(digest, at: deliverAt)
-                    return Verdict(reason: "batched", rule: cap.id, source: cap.span, cap: cap.id,
+                    return Verdict(reason: "batched", citation: plan.citation, cap: cap.id,
                                    detail: Self.append(over.note, "; held for digest `\(name)`"))
                 }
             }
@@ -213,15 +213,15 @@ extension DecisionRun {
             step(.batching, .skip)
             return nil
         }
-        let rule = table.ruleIDs.batching
+        let rule = table.cite.batching
         if let slot = batchSlot(group, at: deliverAt, forced: false) {
             batch = slot
             let zone = zone
-            return Verdict(reason: "batched", rule: rule, source: group.span,
+            return Verdict(reason: "batched", citation: rule,
                            detail: .lazy { "joins `\(slot.key)`, flushes at \(Self.localClock(slot.flushAt, zone))" })
         }
         let name = group.name, window = group.window
-        step(.batching, .pass, rule: rule, source: group.span,
+        step(.batching, .pass, rule,
              detail: .lazy { "no other member of `\(name)` within \(Self.duration(window))" })
         return nil
     }

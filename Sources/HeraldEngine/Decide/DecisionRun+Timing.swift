@@ -49,10 +49,9 @@ extension DecisionRun {
         guard let hours = activeQuietHours else { return nil }
         let out = zone.deferOutOfQuietHours(deliverAt, hours)
         guard out != deliverAt else { return nil }
-        let span = table.quietHoursSource ?? type.span
         if table.quietHours == .suppress {
             let zone = zone, at = deliverAt
-            return Verdict(reason: "quiet_hours", rule: table.ruleIDs.quietHours, source: span,
+            return Verdict(reason: "quiet_hours", citation: table.cite.quietHours,
                            detail: .lazy { "\(Self.localClock(at, zone)) is inside quiet hours \(Self.window(hours))" })
         }
         quietMove = (deliverAt, out, hours)
@@ -65,7 +64,7 @@ extension DecisionRun {
     func checkExpiry(_ stage: TraceStep.Stage) -> Verdict? {
         guard let expires = type.timing.expires, deliverAt > aligned + expires else { return nil }
         let zone = zone, at = deliverAt, aligned = aligned
-        return Verdict(reason: "expired", rule: table.ruleIDs.expires, source: type.timing.span ?? type.span,
+        return Verdict(reason: "expired", citation: table.cite.expires,
                        detail: .lazy { "\(Self.localClock(at, zone)) is more than \(Self.duration(expires)) after \(Self.localClock(aligned, zone))" })
     }
 

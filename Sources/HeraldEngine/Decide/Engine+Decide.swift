@@ -66,8 +66,8 @@ extension Engine {
 /// A verdict: the notification is suppressed (or batched) for a reason by a rule.
 struct Verdict {
     var reason: String
-    var rule: String?
-    var source: SourceSpan?
+    /// The rule that spoke and where it is written.
+    var citation: Citation?
     var cap: String?
     var detail: TraceText?
 }
@@ -111,13 +111,12 @@ final class DecisionRun {
         .request, .eligibility, .preferences, .permission, .suppression, .dedupe, .timing, .caps, .batching, .render,
     ]
 
-    func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, rule: String? = nil,
-              source: SourceSpan? = nil, detail: TraceText? = nil) {
-        trace.append(TraceStep(stage: stage, outcome: outcome, rule: rule, sourceText: source.map(TraceText.cite), detailText: detail))
+    func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: Citation? = nil, detail: TraceText? = nil) {
+        trace.append(TraceStep(stage: stage, outcome: outcome, citation: citation, detailText: detail))
     }
 
     func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, rule: Decision.Rule?, detail: TraceText? = nil) {
-        trace.append(TraceStep(stage: stage, outcome: outcome, rule: rule?.id, sourceText: rule?.sourceText, detailText: detail))
+        trace.append(TraceStep(stage: stage, outcome: outcome, citation: rule?.citation, detailText: detail))
     }
 
     /// Runs stage `index` (0 = request … 8 = batching).
@@ -143,7 +142,7 @@ final class DecisionRun {
                 if verdict.reason == "batched", let batch {
                     return finishBatch(batch, verdict: verdict, after: index)
                 }
-                step(Self.stages[index], .verdict, rule: verdict.rule, source: verdict.source, detail: verdict.detail)
+                step(Self.stages[index], .verdict, verdict.citation, detail: verdict.detail)
                 for later in Self.stages[(index + 1)...] { step(later, .skip) }
                 return suppressed(verdict)
             }
@@ -159,7 +158,8 @@ final class DecisionRun {
     }
 
     func rule(of verdict: Verdict) -> Decision.Rule? {
-        verdict.source.map { Decision.Rule(id: verdict.rule ?? "", span: $0) }
+        guard let citation = verdict.citation, citation.source != nil else { return nil }
+        return Decision.Rule(citation: citation)
     }
 
     func suppressed(_ verdict: Verdict) -> Decision {
@@ -190,7 +190,7 @@ final class DecisionRun {
 
     func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after index: Int) -> Decision {
         let stage = Self.stages[index]
-        step(stage, .verdict, rule: verdict.rule, source: verdict.source, detail: verdict.detail)
+        step(stage, .verdict, verdict.citation, detail: verdict.detail)
         for later in Self.stages[(index + 1)...] where later != .render { step(later, .skip) }
         let notification = render()
         step(.render, .pass, detail: .text("member notification for flush"))
@@ -213,7 +213,7 @@ final class DecisionRun {
     func checkRequest() -> Verdict? {
         for (index, read) in table.requiredReads.enumerated() where context.value(read) == nil {
             let path = table.requiredPaths[index]
-            return Verdict(reason: "missing_data", rule: type.id, source: type.span,
+            return Verdict(reason: "missing_data", citation: table.cite.missingData,
                            detail: .lazy { "`\(path.joined(separator: "."))` is absent" })
         }
         step(.request, .pass)
@@ -229,10 +229,10 @@ final class DecisionRun {
         }
         guard eligible.evaluateBool(context) else {
             let source = eligible.source
-            return Verdict(reason: "ineligible", rule: table.ruleIDs.eligible, source: eligible.span,
+            return Verdict(reason: "ineligible", citation: table.cite.eligible,
                            detail: .lazy { "`\(source)` is false" })
         }
-        step(.eligibility, .pass, rule: table.ruleIDs.eligible, source: eligible.span)
+        step(.eligibility, .pass, table.cite.eligible)
         return nil
     }
 
@@ -241,24 +241,23 @@ final class DecisionRun {
     func checkPreferences() -> Verdict? {
         let input = context.prefs.input
         let locked = table.locked
-        let categorySpan = table.category?.span
         if context.prefs.pausedAll && !locked {
-            return Verdict(reason: "paused_all", rule: "prefs.pausedAll", source: engine.bundle.defaults.span ?? type.span,
+            return Verdict(reason: "paused_all", citation: table.cite.pausedAll,
                            detail: .text("the user paused all notifications"))
         }
         if let requires = table.category?.requires, !requires.evaluateBool(context) {
             let source = requires.source
-            return Verdict(reason: "category_off", rule: table.ruleIDs.categoryRequires, source: requires.span,
+            return Verdict(reason: "category_off", citation: table.cite.categoryRequires,
                            detail: .lazy { "`\(source)` is false" })
         }
         if !locked && !engine.categoryEnabled(type.category, prefs: input) {
             let category = type.category
-            return Verdict(reason: "category_off", rule: table.ruleIDs.categoryToggle, source: categorySpan,
+            return Verdict(reason: "category_off", citation: table.cite.categoryToggle,
                            detail: .lazy { "category `\(category)` is off" })
         }
         if !type.locked && !(input.types[type.id] ?? type.defaultOn) {
             let id = type.id, byDefault = input.types[type.id] == nil
-            return Verdict(reason: "type_off", rule: table.ruleIDs.typeToggle, source: type.span,
+            return Verdict(reason: "type_off", citation: table.cite.typeToggle,
                            detail: .lazy { byDefault ? "`\(id)` is off by default" : "the user turned `\(id)` off" })
         }
         // The first channel whose master toggle and category-channel toggle are on.
@@ -276,7 +275,7 @@ final class DecisionRun {
         }
         guard let chosen = channel else {
             let id = type.id, channels = type.channels
-            return Verdict(reason: "channel_off", rule: table.ruleIDs.channels, source: type.span,
+            return Verdict(reason: "channel_off", citation: table.cite.channels,
                            detail: .lazy { "every channel of `\(id)` is off: " + channels.joined(separator: ", ") })
         }
         let name = chosen.name
@@ -296,21 +295,21 @@ final class DecisionRun {
             fallback = fallbackChannel.name
             channel = fallbackChannel
             let to = fallbackChannel.name
-            step(.permission, .pass, rule: table.ruleIDs.fallback, source: type.span,
+            step(.permission, .pass, table.cite.fallback,
                  detail: .lazy { "permission denied for `\(denied)`; falling back to `\(to)`" })
             return nil
         }
-        return Verdict(reason: "system_denied", rule: table.ruleIDs.channels, source: type.span,
+        return Verdict(reason: "system_denied", citation: table.cite.channels,
                        detail: .lazy { "OS permission denied for `\(denied)` and no fallback" })
     }
 
     // MARK: 5. Suppression
 
     func checkSuppression() -> Verdict? {
-        for rule in table.suppress {
+        for (index, rule) in table.suppress.enumerated() {
             if rule.when?.evaluateBool(context) ?? true {
                 let source = rule.when?.source
-                return Verdict(reason: rule.reason, rule: rule.id, source: rule.span,
+                return Verdict(reason: rule.reason, citation: table.suppressCitations[index],
                                detail: source.map { s in .lazy { "`\(s)` is true" } })
             }
         }
@@ -326,14 +325,13 @@ final class DecisionRun {
         // pure); its verdicts are reported in the timing stage below.
         computeAlignment()
         let key = idempotencyKey(at: deliverAt)
-        let keyRule = type.idempotencyKey ?? type.dedupe?.key
         if let window = type.dedupe.flatMap({ $0.window ?? engine.bundle.dedupe.window }) {
             if context.ledger.contains(key: key, within: window, of: deliverAt) {
-                return Verdict(reason: "duplicate", rule: table.ruleIDs.dedupe, source: type.dedupe?.span,
+                return Verdict(reason: "duplicate", citation: table.cite.dedupe,
                                detail: .lazy { "`\(key)` within \(Self.duration(window))" })
             }
         } else if context.ledger.contains(key: key) {
-            return Verdict(reason: "duplicate", rule: table.ruleIDs.key, source: keyRule?.span ?? type.span,
+            return Verdict(reason: "duplicate", citation: table.cite.key,
                            detail: .lazy { "`\(key)` is already in the history" })
         }
         step(.dedupe, .pass, detail: .lazy { "key `\(key)`" })

@@ -25,7 +25,13 @@ extension Engine {
 
     /// A link's URL, with template values looked up by name.
     func renderLink(_ link: Link?, values: (String) -> Value?) -> String? {
-        guard let link, let url = bundle.routes[link.route]?.url else { return nil }
+        guard let link else { return nil }
+        return renderLink(link, route: bundle.routes[link.route], values: values)
+    }
+
+    /// A link's URL through its resolved route (`TypeTable.route`).
+    func renderLink(_ link: Link, route: Route?, values: (String) -> Value?) -> String? {
+        guard let url = route?.url else { return nil }
         return url.render { param in
             link.bindings.first { $0.param == param }?.value.render(values)
         }
@@ -33,7 +39,7 @@ extension Engine {
 
     /// The badge: the catalog's expression when every field it needs is present.
     func badge(_ context: RequestContext) -> Int? {
-        guard let badge = bundle.badge, badge.requiredPaths.allSatisfy({ context.value(at: $0) != nil }) else { return nil }
+        guard let badge = bundle.badge, core.badgeReads.allSatisfy({ context.value($0) != nil }) else { return nil }
         if case .int(let n) = badge.evaluate(context) { return n }
         return nil
     }
@@ -73,7 +79,7 @@ extension DecisionRun {
             n.body = copy.body?.render(values)
             n.lockscreen = copy.lockscreen?.render(values)
         }
-        n.link = engine.renderLink(type.link, values: values)
+        if let link = type.link { n.link = engine.renderLink(link, route: table.route, values: values) }
         n.threadId = (type.threadId ?? table.category?.threadId)?.render(values) ?? type.category
         let level = type.silent ? .passive : (type.interruption ?? table.category?.interruption ?? .active)
         n.interruptionLevel = level.rawValue

@@ -81,6 +81,24 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `YYYY-MM-DD`.
     public var description: String {
+        if (0 ... 9999).contains(year), (0 ... 99).contains(month), (0 ... 99).contains(day) {
+            // `YYYY-MM-DD` written digit by digit: a small string, no allocation.
+            return String(unsafeUninitializedCapacity: 10) { buffer in
+                func put(_ n: Int, _ width: Int, at start: Int) {
+                    var n = n
+                    for i in stride(from: start + width - 1, through: start, by: -1) {
+                        buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
+                        n /= 10
+                    }
+                }
+                put(year, 4, at: 0)
+                buffer[4] = UInt8(ascii: "-")
+                put(month, 2, at: 5)
+                buffer[7] = UInt8(ascii: "-")
+                put(day, 2, at: 8)
+                return 10
+            }
+        }
         let y = year < 0 ? "-" + pad(-year, 4) : pad(year, 4)
         return "\(y)-\(pad(month, 2))-\(pad(day, 2))"
     }
