@@ -89,8 +89,9 @@ final class TypeTable: Sendable {
     let timingRead: ReadSlot?
     /// The type or its category is locked (exempt from every preference switch).
     let locked: Bool
-    /// Per channel (like `channels`): its `category.channel` toggle key and default.
-    let channelToggles: [(key: String, defaultOn: Bool)]
+    /// Per channel (like `channels`): what choosing it reads.
+    let channelChoices: [ChannelChoice]
+    let fallbackChoice: ChannelChoice?
     /// The rules the trace and decisions cite, with their `path:line:col`, built once.
     let cite: Citations
     /// Per suppression rule (like `suppress`).
@@ -180,9 +181,11 @@ final class TypeTable: Sendable {
         default: timingRead = nil
         }
         locked = type.locked || (category?.locked ?? false)
-        channelToggles = channels.map { ch in
-            ("\(type.category).\(ch.name)", bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true)
+        channelChoices = channels.map { ch in
+            ChannelChoice(ch, categoryKey: "\(type.category).\(ch.name)",
+                          categoryDefaultOn: bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true)
         }
+        fallbackChoice = fallback.map { ChannelChoice($0, categoryKey: "", categoryDefaultOn: true) }
         let id = type.id
         let keyRule = type.idempotencyKey ?? type.dedupe?.key
         cite = Citations(
@@ -252,6 +255,28 @@ final class CapPlan: Sendable {
         defaultCounts = cap.counts == CountedStatus.defaults
         reason = cap.per == nil ? "cooldown" : "rate_limited"
         rule = Decision.Rule(id: cap.id, span: cap.span)
+    }
+}
+
+/// A channel as the preferences stage chooses it: its master toggle and its category-channel
+/// toggle (`category.channel`), resolved once per type.
+final class ChannelChoice: Sendable {
+    let name: String
+    /// The OS must grant permission (push).
+    let permission: Bool
+    /// The channel has a master toggle in `prefs.channels`, on by default or not.
+    let toggle: Bool
+    let defaultOn: Bool
+    let categoryKey: String
+    let categoryDefaultOn: Bool
+
+    init(_ channel: Channel, categoryKey: String, categoryDefaultOn: Bool) {
+        name = channel.name
+        permission = channel.permission
+        toggle = channel.toggle
+        defaultOn = channel.defaultOn
+        self.categoryKey = categoryKey
+        self.categoryDefaultOn = categoryDefaultOn
     }
 }
 

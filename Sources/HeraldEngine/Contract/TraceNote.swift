@@ -5,12 +5,19 @@ import HeraldSyntax
 /// trace, so a decision costs the same whether or not its trace is read.
 enum TraceText: Sendable {
     case text(String)
+    /// `prefix` + "`name`" (`channel `push``, `key `…``): the common pass notes, kept
+    /// without a closure so recording them allocates nothing.
+    case quoted(StaticString, String)
+    /// A number followed by a fixed text (`3 rule(s) false`).
+    case counted(Int, StaticString)
     /// Text built on demand from the values the closure captured.
     case lazy(@Sendable () -> String)
 
     var string: String {
         switch self {
         case .text(let s): s
+        case .quoted(let prefix, let name): "\(prefix)`\(name)`"
+        case .counted(let n, let text): "\(n)\(text)"
         case .lazy(let make): make()
         }
     }

@@ -60,8 +60,7 @@ extension DecisionRun {
                     .joined(separator: "; ")
             })
         } else {
-            let count = table.caps.count
-            step(.caps, .pass, detail: .lazy { "\(count) cap(s) have room" })
+            step(.caps, .pass, detail: .counted(table.caps.count, " cap(s) have room"))
         }
         return nil
     }

@@ -81,7 +81,7 @@ final class DecisionRun {
     let table: TypeTable
     let context: RequestContext
     var trace: [TraceStep] = []
-    var channel: Channel?
+    var channel: ChannelChoice?
     var fallback: String?
     /// The aligned instant (timing's anchor plus offset), before any deferral.
     var aligned = 0
@@ -174,8 +174,7 @@ final class DecisionRun {
 
     func scheduled() -> Decision {
         let notification = render()
-        let name = channel?.name ?? ""
-        step(.render, .pass, detail: .lazy { "on `\(name)`" })
+        step(.render, .pass, detail: .quoted("on ", channel?.name ?? ""))
         var d = decision(.schedule, reason: scheduleReason)
         d.deliverAt = deliverAt
         d.utcOffset = zone.offset(at: deliverAt)
@@ -264,11 +263,10 @@ final class DecisionRun {
         // A locked type or category (security alerts, one-time codes) is exempt from every
         // preference switch: pause all, the category toggles and the channel master toggles.
         channel = nil
-        for (index, ch) in table.channels.enumerated() {
+        for ch in table.channelChoices {
             if locked { channel = ch; break }
-            guard engine.channelEnabled(ch.name, prefs: input) else { continue }
-            let toggles = table.channelToggles[index]
-            if input.categories.isEmpty ? toggles.defaultOn : (input.categories[toggles.key] ?? toggles.defaultOn) {
+            if ch.toggle, !(input.channels.isEmpty ? ch.defaultOn : (input.channels[ch.name] ?? ch.defaultOn)) { continue }
+            if input.categories.isEmpty ? ch.categoryDefaultOn : (input.categories[ch.categoryKey] ?? ch.categoryDefaultOn) {
                 channel = ch
                 break
             }
@@ -278,8 +276,7 @@ final class DecisionRun {
             return Verdict(reason: "channel_off", citation: table.cite.channels,
                            detail: .lazy { "every channel of `\(id)` is off: " + channels.joined(separator: ", ") })
         }
-        let name = chosen.name
-        step(.preferences, .pass, detail: .lazy { "channel `\(name)`" })
+        step(.preferences, .pass, detail: .quoted("channel ", chosen.name))
         return nil
     }
 
@@ -291,7 +288,7 @@ final class DecisionRun {
             return nil
         }
         let denied = chosen.name
-        if let fallbackChannel = table.fallback {
+        if let fallbackChannel = table.fallbackChoice {
             fallback = fallbackChannel.name
             channel = fallbackChannel
             let to = fallbackChannel.name
@@ -314,7 +311,7 @@ final class DecisionRun {
             }
         }
         let count = table.suppress.count
-        step(.suppression, .pass, detail: count == 0 ? nil : .lazy { "\(count) rule(s) false" })
+        step(.suppression, .pass, detail: count == 0 ? nil : .counted(count, " rule(s) false"))
         return nil
     }
 
@@ -334,7 +331,7 @@ final class DecisionRun {
             return Verdict(reason: "duplicate", citation: table.cite.key,
                            detail: .lazy { "`\(key)` is already in the history" })
         }
-        step(.dedupe, .pass, detail: .lazy { "key `\(key)`" })
+        step(.dedupe, .pass, detail: .quoted("key ", key))
         return nil
     }
 }

@@ -2,18 +2,30 @@ import HeraldPolicy
 import HeraldSyntax
 
 /// The user's effective preferences: the request's, with the policy's `defaults` filling
-/// what it leaves out.
-struct EffectivePreferences {
-    var zone: Zone
-    var pausedAll: Bool
+/// what it leaves out. A class: built once per decision and read by every stage.
+final class EffectivePreferences {
+    let zone: Zone
+    let pausedAll: Bool
     /// Seconds since local midnight.
-    var reminderTime: Int
+    let reminderTime: Int
     /// nil: none.
-    var quietHours: QuietHoursWindow?
-    var trainingDays: [Int]
-    var maxPerDay: Int?
-    var muted: [String]
-    var input: PreferencesInput
+    let quietHours: QuietHoursWindow?
+    let trainingDays: [Int]
+    let maxPerDay: Int?
+    let muted: [String]
+    let input: PreferencesInput
+
+    init(zone: Zone, pausedAll: Bool, reminderTime: Int, quietHours: QuietHoursWindow?, trainingDays: [Int],
+         maxPerDay: Int?, muted: [String], input: PreferencesInput) {
+        self.zone = zone
+        self.pausedAll = pausedAll
+        self.reminderTime = reminderTime
+        self.quietHours = quietHours
+        self.trainingDays = trainingDays
+        self.maxPerDay = maxPerDay
+        self.muted = muted
+        self.input = input
+    }
 }
 
 /// What expressions read for one request: state and user values converted by the declared

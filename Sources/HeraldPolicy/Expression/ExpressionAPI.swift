@@ -109,16 +109,37 @@ public protocol EvaluationContext {
 
 /// A type-checked expression, ready to evaluate.
 public struct CompiledExpression: Sendable {
-    public let source: String
-    public let span: SourceSpan
-    public let type: ValueType
+    public var source: String { storage.source }
+    public var span: SourceSpan { storage.span }
+    public var type: ValueType { storage.type }
     /// Every name path the expression reads (for `missing_data` checks and lints), without
     /// duplicates, in first-use order. `since()` reads `["now"]`.
-    public let referencedPaths: [[String]]
+    public var referencedPaths: [[String]] { storage.referencedPaths }
     /// The subset of `referencedPaths` whose declared type is not optional: the paths whose
     /// absence the engine reports as `missing_data`.
-    public let requiredPaths: [[String]]
-    private let evaluation: ExpressionEvaluation
+    public var requiredPaths: [[String]] { storage.requiredPaths }
+    /// Immutable and shared: copying an expression (as rules and decisions do) is one
+    /// reference count.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let source: String
+        let span: SourceSpan
+        let type: ValueType
+        let referencedPaths: [[String]]
+        let requiredPaths: [[String]]
+        let evaluation: ExpressionEvaluation
+
+        init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
+             requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation) {
+            self.source = source
+            self.span = span
+            self.type = type
+            self.referencedPaths = referencedPaths
+            self.requiredPaths = requiredPaths
+            self.evaluation = evaluation
+        }
+    }
 
     /// An expression that evaluates to `.null` (for callers that need a placeholder).
     public init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]]) {
@@ -128,12 +149,8 @@ public struct CompiledExpression: Sendable {
 
     init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
          requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation) {
-        self.source = source
-        self.span = span
-        self.type = type
-        self.referencedPaths = referencedPaths
-        self.requiredPaths = requiredPaths
-        self.evaluation = evaluation
+        storage = Storage(source: source, span: span, type: type, referencedPaths: referencedPaths,
+                          requiredPaths: requiredPaths, evaluation: evaluation)
     }
 
     /// Evaluates; total (never traps: division by zero and the like have defined results).
@@ -143,12 +160,12 @@ public struct CompiledExpression: Sendable {
     /// - Complexity: one closure call per node of the expression; no allocation beyond the
     ///   values the context returns and list literals built from non-constant items.
     public func evaluate(_ context: some EvaluationContext) -> Value {
-        evaluation(context)
+        storage.evaluation(context)
     }
 
     /// Evaluates a bool expression: true only for `.bool(true)`.
     public func evaluateBool(_ context: some EvaluationContext) -> Bool {
-        evaluation(context) == .bool(true)
+        storage.evaluation(context) == .bool(true)
     }
 }
 

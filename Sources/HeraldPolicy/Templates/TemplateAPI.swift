@@ -13,26 +13,39 @@ public import HeraldSyntax
 /// Plural and select nest. See docs/templates.md.
 public struct MessageTemplate: Sendable, Hashable {
     /// The template's text as written.
-    public let source: String
-    public let span: SourceSpan
+    public var source: String { storage.source }
+    public var span: SourceSpan { storage.span }
     /// Every placeholder name used (params, `type`, `subject`, `count`, `first`), in first-use order.
-    public let placeholders: [String]
-    let parts: [TemplatePart]
+    public var placeholders: [String] { storage.placeholders }
+    var parts: [TemplatePart] { storage.parts }
+    /// Immutable and shared: copying a template is one reference count.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let source: String
+        let span: SourceSpan
+        let placeholders: [String]
+        let parts: [TemplatePart]
+        /// The whole text when the template has no placeholder.
+        let literal: String?
+
+        init(source: String, span: SourceSpan, placeholders: [String], parts: [TemplatePart]) {
+            self.source = source
+            self.span = span
+            self.placeholders = placeholders
+            self.parts = parts
+            if parts.count == 1, case .text(let text) = parts[0] { literal = text } else { literal = nil }
+        }
+    }
 
     public init(source: String, span: SourceSpan, placeholders: [String]) {
-        self.source = source
-        self.span = span
-        self.placeholders = placeholders
-        self.parts = [.text(source)]
+        storage = Storage(source: source, span: span, placeholders: placeholders, parts: [.text(source)])
     }
 
     init(source: String, span: SourceSpan, parts: [TemplatePart]) {
-        self.source = source
-        self.span = span
-        self.parts = parts
         var names: [String] = []
         TemplatePart.collect(parts, into: &names)
-        self.placeholders = names
+        storage = Storage(source: source, span: span, placeholders: names, parts: parts)
     }
 
     /// Parses `scalar` and checks every placeholder against `allowed` (name → type; `plural`
@@ -58,9 +71,9 @@ public struct MessageTemplate: Sendable, Hashable {
     /// Renders with values looked up by placeholder name (nil: missing, renders as empty
     /// text). Plain text returns the template's own string without copying it.
     public func render(_ values: (String) -> Value?) -> String {
-        if parts.count == 1, case .text(let text) = parts[0] { return text }
+        if let literal = storage.literal { return literal }
         var out = ""
-        TemplatePart.render(parts, values: values, number: nil, into: &out)
+        TemplatePart.render(storage.parts, values: values, number: nil, into: &out)
         return out
     }
 
