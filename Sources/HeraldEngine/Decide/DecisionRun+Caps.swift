@@ -7,7 +7,7 @@ extension DecisionRun {
     /// Checks every applicable cap in order at `deliverAt`. A `defer` cap moves the
     /// notification to the earliest instant with capacity (then quiet hours apply again and
     /// every cap is checked anew); the first other verdict wins.
-    func checkCaps() -> Verdict? {
+    mutating func checkCaps() -> Verdict? {
         if table.caps.isEmpty {
             step(.caps, .skip)
             return nil
@@ -72,7 +72,7 @@ extension DecisionRun {
 
     /// The ledger scopes a cap counts for this notification, or nil when it does not apply.
     /// Scopes that depend only on the bundle are resolved once per type (`TypeTable.capScopes`).
-    func scopes(of plan: CapPlan) -> [LedgerScope]? {
+    mutating func scopes(of plan: CapPlan) -> [LedgerScope]? {
         if let fixed = plan.fixedScopes { return fixed }
         let cap = plan.cap
         switch cap.scope {
@@ -90,7 +90,7 @@ extension DecisionRun {
     }
 
     /// The ledger a cap counts with: the request's, or one over the cap's own `counts:`.
-    func ledger(for plan: CapPlan) -> LedgerIndex {
+    mutating func ledger(for plan: CapPlan) -> LedgerIndex {
         if plan.defaultCounts, context.ledger.countsDefaults {
             return context.ledger
         }
@@ -100,7 +100,7 @@ extension DecisionRun {
         return LedgerIndex(context.ledger.entries, counting: statuses, categories: engine.categoryOfType)
     }
 
-    func limit(of plan: CapPlan) -> Int? {
+    mutating func limit(of plan: CapPlan) -> Int? {
         switch plan.cap.max {
         case .fixed(let n)?: return n
         case .expression(let e)?:
@@ -112,7 +112,7 @@ extension DecisionRun {
 
     /// Whether one more notification at `t` would break the cap, with a note (formatted when
     /// read); nil when the cap does not bind (no limit: an absent `prefs.maxPerDay`).
-    func isOver(_ plan: CapPlan, scopes: [LedgerScope], at t: Int) -> (over: Bool, note: TraceText)? {
+    mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope], at t: Int) -> (over: Bool, note: TraceText)? {
         let index = ledger(for: plan)
         let zone = zone
         if let cooldown = plan.cap.cooldown {
@@ -138,7 +138,7 @@ extension DecisionRun {
     /// The instants counted against one more notification at `t`. A rolling window counts
     /// `(t - d, t + d)`: every `d`-long window holding `t` lies inside it, so no window can
     /// exceed the cap once scheduled items are fed back.
-    func countRange(_ per: CapWindow, at t: Int) -> Range<Int> {
+    mutating func countRange(_ per: CapWindow, at t: Int) -> Range<Int> {
         switch per {
         case .day: zone.window(.day, containing: t)
         case .week: zone.window(.week, containing: t)
@@ -151,7 +151,7 @@ extension DecisionRun {
     }
 
     /// The earliest instant after `t` at which the cap has room, or nil (lifetime caps).
-    func nextFree(_ plan: CapPlan, scopes: [LedgerScope], from t: Int) -> Int? {
+    mutating func nextFree(_ plan: CapPlan, scopes: [LedgerScope], from t: Int) -> Int? {
         let index = ledger(for: plan)
         let cap = plan.cap
         var candidate = t
@@ -207,7 +207,7 @@ extension DecisionRun {
 
     // MARK: 9. Batching
 
-    func checkBatching() -> Verdict? {
+    mutating func checkBatching() -> Verdict? {
         guard let group = table.batchGroup else {
             step(.batching, .skip)
             return nil
@@ -228,7 +228,7 @@ extension DecisionRun {
     /// The batch a member at `t` belongs to: an open batch of the group in the history whose
     /// window holds `t`; else (not forced) a new batch with a member scheduled within the
     /// window; else (forced by a cap) a new batch starting at `t`.
-    func batchSlot(_ group: BatchGroup, at t: Int, forced: Bool) -> Decision.Batch? {
+    mutating func batchSlot(_ group: BatchGroup, at t: Int, forced: Bool) -> Decision.Batch? {
         var best: Int?
         if context.ledger.hasBatches {
             let prefix = "\(group.name):\(request.userID):"
@@ -258,7 +258,7 @@ extension DecisionRun {
     }
 
     /// A digest's slot: its next local time at or after `t`, keyed by that local date.
-    func digestSlot(_ digest: Digest, at t: Int) -> Decision.Batch {
+    mutating func digestSlot(_ digest: Digest, at t: Int) -> Decision.Batch {
         let flush = zone.nextOccurrence(of: digest.at / 60, atOrAfter: t)
         let date = CivilDate(days: zone.localDate(of: flush))
         return Decision.Batch(group: digest.name, key: "\(digest.name):\(request.userID):\(date)", flushAt: flush)

@@ -4,7 +4,7 @@ import HeraldSyntax
 extension DecisionRun {
     /// Aligns the trigger (anchor, offset, training days) and sets `aligned`, `deliverAt`,
     /// `scheduleReason` and `timingRule`. Pure; verdicts come from `checkTiming`.
-    func computeAlignment() {
+    mutating func computeAlignment() {
         let timing = type.timing
         let prefs = context.prefs
         let at = request.at
@@ -45,7 +45,7 @@ extension DecisionRun {
 
     /// Moves `deliverAt` out of quiet hours (`defer`), or returns the `quiet_hours` verdict
     /// (`suppress`).
-    func applyQuietHours() -> Verdict? {
+    mutating func applyQuietHours() -> Verdict? {
         guard let hours = activeQuietHours else { return nil }
         let out = zone.deferOutOfQuietHours(deliverAt, hours)
         guard out != deliverAt else { return nil }
@@ -61,7 +61,7 @@ extension DecisionRun {
         return nil
     }
 
-    func checkExpiry(_ stage: TraceStep.Stage) -> Verdict? {
+    mutating func checkExpiry(_ stage: TraceStep.Stage) -> Verdict? {
         guard let expires = type.timing.expires, deliverAt > aligned + expires else { return nil }
         let zone = zone, at = deliverAt, aligned = aligned
         return Verdict(reason: "expired", citation: table.cite.expires,
@@ -70,7 +70,7 @@ extension DecisionRun {
 
     // MARK: 7. Timing
 
-    func checkTiming() -> Verdict? {
+    mutating func checkTiming() -> Verdict? {
         let trainingDay = scheduleReason == "training_day"
         if let verdict = applyQuietHours() { return verdict }
         if let verdict = checkExpiry(.timing) { return verdict }
@@ -98,7 +98,7 @@ extension DecisionRun {
     // MARK: Formatting
 
     /// The local wall clock of an instant with its date: `2026-03-08 19:00`.
-    func localClock(_ instant: Int) -> String { Self.localClock(instant, zone) }
+    mutating func localClock(_ instant: Int) -> String { Self.localClock(instant, zone) }
 
     static func localClock(_ instant: Int, _ zone: Zone) -> String {
         let local = zone.localDateTime(of: instant)

@@ -58,7 +58,7 @@ extension Engine {
             let rendered = template.render { renderValue($0, context: context, localDate: nil) }
             context.subject = rendered.isEmpty ? request.subject : rendered
         }
-        let run = DecisionRun(engine: self, table: table, context: context)
+        var run = DecisionRun(engine: self, table: table, context: context)
         return .success(run.execute())
     }
 }
@@ -76,7 +76,7 @@ struct Verdict {
 ///
 /// Trace notes are recorded as `TraceText` (a location, or a closure over the values that
 /// explain the step) and formatted only when read, so deciding builds no trace text.
-final class DecisionRun {
+struct DecisionRun {
     let engine: Engine
     let table: TypeTable
     let context: RequestContext
@@ -111,17 +111,17 @@ final class DecisionRun {
         .request, .eligibility, .preferences, .permission, .suppression, .dedupe, .timing, .caps, .batching, .render,
     ]
 
-    func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: Citation? = nil, detail: TraceText? = nil) {
+    mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: Citation? = nil, detail: TraceText? = nil) {
         trace.append(TraceStep(stage: stage, outcome: outcome, citation: citation, detailText: detail))
     }
 
-    func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, rule: Decision.Rule?, detail: TraceText? = nil) {
+    mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, rule: Decision.Rule?, detail: TraceText? = nil) {
         trace.append(TraceStep(stage: stage, outcome: outcome, citation: rule?.citation, detailText: detail))
     }
 
     /// Runs stage `index` (0 = request … 8 = batching).
     @inline(__always)
-    private func run(stage index: Int) -> Verdict? {
+    private mutating func run(stage index: Int) -> Verdict? {
         switch index {
         case 0: checkRequest()
         case 1: checkEligibility()
@@ -135,7 +135,7 @@ final class DecisionRun {
         }
     }
 
-    func execute() -> Decision {
+    mutating func execute() -> Decision {
         trace.reserveCapacity(Self.stages.count)
         for index in 0 ..< Self.stages.count - 1 {
             if let verdict = run(stage: index) {
@@ -150,19 +150,19 @@ final class DecisionRun {
         return scheduled()
     }
 
-    func decision(_ action: Decision.Action, reason: String) -> Decision {
+    mutating func decision(_ action: Decision.Action, reason: String) -> Decision {
         var d = Decision(action: action, reason: reason, type: type.id, category: type.category,
                          trace: [], policy: engine.policy)
         d.subject = context.subject
         return d
     }
 
-    func rule(of verdict: Verdict) -> Decision.Rule? {
+    mutating func rule(of verdict: Verdict) -> Decision.Rule? {
         guard let citation = verdict.citation, citation.source != nil else { return nil }
         return Decision.Rule(citation: citation)
     }
 
-    func suppressed(_ verdict: Verdict) -> Decision {
+    mutating func suppressed(_ verdict: Verdict) -> Decision {
         var d = decision(.suppress, reason: verdict.reason)
         d.channel = channel?.name
         d.fallback = fallback
@@ -172,7 +172,7 @@ final class DecisionRun {
         return d
     }
 
-    func scheduled() -> Decision {
+    mutating func scheduled() -> Decision {
         let notification = render()
         step(.render, .pass, detail: .quoted("on ", channel?.name ?? ""))
         var d = decision(.schedule, reason: scheduleReason)
@@ -187,7 +187,7 @@ final class DecisionRun {
         return d
     }
 
-    func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after index: Int) -> Decision {
+    mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after index: Int) -> Decision {
         let stage = Self.stages[index]
         step(stage, .verdict, verdict.citation, detail: verdict.detail)
         for later in Self.stages[(index + 1)...] where later != .render { step(later, .skip) }
@@ -209,7 +209,7 @@ final class DecisionRun {
 
     // MARK: 1. Request check
 
-    func checkRequest() -> Verdict? {
+    mutating func checkRequest() -> Verdict? {
         for (index, read) in table.requiredReads.enumerated() where context.value(read) == nil {
             let path = table.requiredPaths[index]
             return Verdict(reason: "missing_data", citation: table.cite.missingData,
@@ -221,7 +221,7 @@ final class DecisionRun {
 
     // MARK: 2. Eligibility
 
-    func checkEligibility() -> Verdict? {
+    mutating func checkEligibility() -> Verdict? {
         guard let eligible = type.eligible else {
             step(.eligibility, .pass)
             return nil
@@ -237,7 +237,7 @@ final class DecisionRun {
 
     // MARK: 3. Preferences
 
-    func checkPreferences() -> Verdict? {
+    mutating func checkPreferences() -> Verdict? {
         let input = context.prefs.input
         let locked = table.locked
         if context.prefs.pausedAll && !locked {
@@ -282,7 +282,7 @@ final class DecisionRun {
 
     // MARK: 4. Permission
 
-    func checkPermission() -> Verdict? {
+    mutating func checkPermission() -> Verdict? {
         guard let chosen = channel, chosen.permission, context.request.permission == .denied else {
             step(.permission, .pass)
             return nil
@@ -302,7 +302,7 @@ final class DecisionRun {
 
     // MARK: 5. Suppression
 
-    func checkSuppression() -> Verdict? {
+    mutating func checkSuppression() -> Verdict? {
         for (index, rule) in table.suppress.enumerated() {
             if rule.when?.evaluateBool(context) ?? true {
                 let source = rule.when?.source
@@ -317,7 +317,7 @@ final class DecisionRun {
 
     // MARK: 6. Dedupe
 
-    func checkDedupe() -> Verdict? {
+    mutating func checkDedupe() -> Verdict? {
         // The key depends on the local delivery date, so timing is computed first (it is
         // pure); its verdicts are reported in the timing stage below.
         computeAlignment()

@@ -37,9 +37,9 @@ final class RequestContext: EvaluationContext {
     let now: Int
     let prefs: EffectivePreferences
     /// Indexed like `engine.fields`; nil: absent.
-    var fieldValues: [Value?]
+    let fieldValues: [Value?]
     /// Indexed like `table.type.params`; nil: absent.
-    var paramValues: [Value?]
+    let paramValues: [Value?]
     let ledger: LedgerIndex
     /// The subject (type's `subject` template, else the request's).
     var subject: String?

@@ -50,7 +50,7 @@ extension DecisionRun {
     /// `{type}:{subject}:{localDate}` with the local date of delivery.
     /// Keys depend on the instant only through its local date, so the key the dedupe stage
     /// built is reused when delivery stays on that date.
-    func idempotencyKey(at instant: Int) -> String {
+    mutating func idempotencyKey(at instant: Int) -> String {
         let date = zone.localDate(of: instant)
         if let cached = keyCache, cached.date == date { return cached.key }
         let key = buildKey(at: instant)
@@ -58,7 +58,7 @@ extension DecisionRun {
         return key
     }
 
-    private func buildKey(at instant: Int) -> String {
+    private mutating func buildKey(at instant: Int) -> String {
         if let template = type.idempotencyKey ?? type.dedupe?.key {
             return template.render { engine.renderValue($0, context: context, localDate: instant) }
         }
@@ -67,7 +67,7 @@ extension DecisionRun {
     }
 
     /// What the device shows for this type.
-    func render() -> Decision.Notification {
+    mutating func render() -> Decision.Notification {
         let instant = deliverAt
         let context = context
         let engine = engine
