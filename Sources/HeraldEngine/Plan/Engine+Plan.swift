@@ -46,12 +46,14 @@ extension Engine {
     /// history entry. Deliveries after `now + horizon` are left out of `deliveries`.
     /// - Returns: the plan, or every problem with the candidates (`candidates[i].…` paths).
     public func plan(_ candidates: [DecisionRequest], now: Int, horizon: Int) -> Result<Plan, RequestErrors> {
-        let order = candidates.indices.sorted { a, b in
-            let pa = tables[candidates[a].type]?.priority ?? 0, pb = tables[candidates[b].type]?.priority ?? 0
-            if pa != pb { return pa > pb }
-            if candidates[a].at != candidates[b].at { return candidates[a].at < candidates[b].at }
-            return a < b
-        }
+        // Sort keys computed once per candidate (priority lookups and request copies stay out
+        // of the n log n comparisons).
+        let keys = candidates.indices.map { i in (priority: tables[candidates[i].type]?.priority ?? 0, at: candidates[i].at, index: i) }
+        let order = keys.sorted { a, b in
+            if a.priority != b.priority { return a.priority > b.priority }
+            if a.at != b.at { return a.at < b.at }
+            return a.index < b.index
+        }.map(\.index)
         var fed: [HistoryEntry] = []
         var decisions = [Decision?](repeating: nil, count: candidates.count)
         var errors: [RequestError] = []
@@ -86,20 +88,35 @@ extension Engine {
         guard errors.isEmpty else { return .failure(RequestErrors(errors.sorted { $0.path < $1.path })) }
         var result = decisions.compactMap { $0 }
         // A member scheduled alone at a batch's start joins the batch that formed around it.
-        for batch in Set(result.compactMap { $0.batch?.key }).sorted() {
-            guard let sample = result.first(where: { $0.batch?.key == batch })?.batch,
+        // Members are grouped by batch key once, and lone scheduled decisions by instant, so
+        // this is O(n log n) however many batches form.
+        var membersByKey: [String: [Int]] = [:]
+        var aloneAt: [Int: [Int]] = [:]
+        for i in result.indices {
+            if let key = result[i].batch?.key {
+                membersByKey[key, default: []].append(i)
+            } else if result[i].action == .schedule, let at = result[i].deliverAt {
+                aloneAt[at, default: []].append(i)
+            }
+        }
+        let batchKeys = membersByKey.keys.sorted()
+        for batch in batchKeys {
+            guard let sample = result[membersByKey[batch]![0]].batch,
                   let group = bundle.batching[sample.group] else { continue }
-            for i in result.indices where result[i].action == .schedule && result[i].batch == nil
-                && group.members.contains(result[i].type) && batch.hasSuffix(":" + ContractTime.format(result[i].deliverAt ?? 0)) {
+            let start = sample.flushAt - group.window
+            for i in aloneAt[start] ?? [] where result[i].action == .schedule && result[i].batch == nil
+                && group.members.contains(result[i].type) && batch.hasSuffix(":" + ContractTime.format(start)) {
                 result[i].action = .batch
                 result[i].reason = "batched"
                 result[i].batch = sample
                 result[i].deliverAt = sample.flushAt
+                membersByKey[batch]!.append(i)
             }
         }
         var batches: [Decision] = []
-        for key in Set(result.compactMap { $0.batch?.key }).sorted() {
-            if let flushed = flush(key, members: result.filter { $0.batch?.key == key }) { batches.append(flushed) }
+        for key in batchKeys {
+            let members = membersByKey[key]!.sorted().map { result[$0] }
+            if let flushed = flush(key, members: members) { batches.append(flushed) }
         }
         let limit = now.addingReportingOverflow(horizon).overflow ? Int.max : now + horizon
         let deliveries = (result.filter { $0.action == .schedule } + batches)
