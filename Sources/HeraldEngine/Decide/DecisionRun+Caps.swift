@@ -140,13 +140,18 @@ extension DecisionRun {
     /// exceed the cap once scheduled items are fed back.
     mutating func countRange(_ per: CapWindow, at t: Int) -> Range<Int> {
         switch per {
-        case .day: zone.window(.day, containing: t)
-        case .week: zone.window(.week, containing: t)
-        case .calendarWeek: zone.window(.calendarWeek, containing: t)
-        case .month: zone.window(.month, containing: t)
-        case .year: zone.window(.year, containing: t)
-        case .lifetime: Int.min ..< Int.max
-        case .duration(let d): (t - d + 1) ..< (t + d)
+        case .day:
+            // Several caps usually count the same local day: compute its bounds once.
+            if let cached = dayWindow, cached.range.contains(t) { return cached.range }
+            let range = zone.window(.day, containing: t)
+            dayWindow = (t, range)
+            return range
+        case .week: return zone.window(.week, containing: t)
+        case .calendarWeek: return zone.window(.calendarWeek, containing: t)
+        case .month: return zone.window(.month, containing: t)
+        case .year: return zone.window(.year, containing: t)
+        case .lifetime: return Int.min ..< Int.max
+        case .duration(let d): return (t - d + 1) ..< (t + d)
         }
     }
 

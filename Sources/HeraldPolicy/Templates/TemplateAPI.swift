@@ -73,6 +73,8 @@ public struct MessageTemplate: Sendable, Hashable {
     public func render(_ values: (String) -> Value?) -> String {
         if let literal = storage.literal { return literal }
         var out = ""
+        // One allocation for the usual case: the rendered text is about as long as the source.
+        out.reserveCapacity(storage.source.utf8.count)
         TemplatePart.render(storage.parts, values: values, number: nil, into: &out)
         return out
     }
