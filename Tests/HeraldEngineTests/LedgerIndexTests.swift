@@ -113,6 +113,29 @@ import HeraldEngine
         }
     }
 
+    /// `count(_:statuses:in:)` (what `sent(target, window, [statuses])` asks) against a scan,
+    /// for indexes built at once and grown by inserts, with any statuses (cancelled too).
+    @Test func statusCountsAgreeWithBruteForce() {
+        var rng = SplitMix64(seed: 7_331)
+        for _ in 0..<300 {
+            let entries = (0..<Int.random(in: 0..<40, using: &rng)).map { Self.randomEntry(&rng, span: 300, index: $0) }
+            let split = Int.random(in: 0...entries.count, using: &rng)
+            var grown = LedgerIndex(entries[..<split], categories: Self.categories)
+            for entry in entries[split...] { grown.insert(entry) }
+            let built = LedgerIndex(entries, categories: Self.categories)
+            for _ in 0..<8 {
+                let scope: LedgerScope = Bool.random(using: &rng)
+                    ? .type(Self.types.randomElement(using: &rng)!) : .category(["cat1", "cat2", "cat3"].randomElement(using: &rng)!)
+                let statuses = Set(HistoryEntry.Status.allCases.filter { _ in Bool.random(using: &rng) })
+                let a = Int.random(in: -5...305, using: &rng), b = Int.random(in: -5...305, using: &rng)
+                let range = min(a, b)..<max(a, b)
+                let expected = entries.filter { statuses.contains($0.status) && Self.belongs($0, to: scope) && range.contains($0.deliverAt) }.count
+                #expect(built.count(scope, statuses: statuses, in: range) == expected)
+                #expect(grown.count(scope, statuses: statuses, in: range) == expected)
+            }
+        }
+    }
+
     @Test func addingLeavesTheOriginalUnchanged() {
         let base = LedgerIndex([HistoryEntry(key: "a", type: "A", deliverAt: 10, status: .delivered)])
         let grown = base.adding(HistoryEntry(key: "b", type: "A", deliverAt: 5, status: .scheduled))

@@ -74,8 +74,11 @@ struct Verdict {
 
 /// One decision in progress: the stages in order, each appending its trace step.
 ///
-/// Trace notes are recorded as `TraceText` (a location, or a closure over the values that
-/// explain the step) and formatted only when read, so deciding builds no trace text.
+/// A value whose stages are `mutating` methods run in place (no closures, no copies, and
+/// exclusivity checked at compile time). Rule citations come from the engine's tables
+/// (`Citation`, formatted once per bundle); trace notes are recorded as `TraceText` (a name,
+/// a count, or a closure over the values that explain the step) and formatted only when
+/// read, so deciding builds no trace text.
 struct DecisionRun {
     let engine: Engine
     let table: TypeTable

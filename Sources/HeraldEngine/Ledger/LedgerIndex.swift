@@ -53,6 +53,9 @@ public struct LedgerIndex: Sendable {
         var entries: [HistoryEntry]
         /// The instant representing each batch in the global bucket (its earliest member).
         var batchStarts: [String: Int] = [:]
+        /// Every entry (any status) by type or category and status: sorted instants, for
+        /// `sent(target, window, [statuses])`.
+        var byStatus: [StatusScope: [Int]] = [:]
 
         init(counting: Set<HistoryEntry.Status>, categoryOf: @escaping @Sendable (String) -> String?, entries: [HistoryEntry]) {
             self.counting = counting
@@ -70,6 +73,7 @@ public struct LedgerIndex: Sendable {
             c.batchKeys = batchKeys
             c.pendingByType = pendingByType
             c.batchStarts = batchStarts
+            c.byStatus = byStatus
             return c
         }
     }
@@ -94,6 +98,7 @@ public struct LedgerIndex: Sendable {
         let s = storage
         var batchMinimum: [String: Int] = [:]
         for entry in s.entries {
+            recordStatus(entry, keepSorted: false)
             recordKeys(entry, keepSorted: false)
             guard s.counting.contains(entry.status) else { continue }
             addToScopes(entry, keepSorted: false)
@@ -107,6 +112,40 @@ public struct LedgerIndex: Sendable {
         s.batchStarts = batchMinimum
         for index in s.buckets.indices { s.buckets[index].sort() }
         for type in s.pendingByType.keys { s.pendingByType[type]!.sort() }
+        for key in s.byStatus.keys { s.byStatus[key]!.sort() }
+    }
+
+    /// A type or category scope with one status.
+    struct StatusScope: Hashable {
+        var scope: LedgerScope
+        var status: HistoryEntry.Status
+    }
+
+    /// Records the entry under its type and category with its status (any status).
+    private func recordStatus(_ entry: HistoryEntry, keepSorted: Bool) {
+        let s = storage
+        var scopes: [LedgerScope] = [.type(entry.type)]
+        if let category = s.categoryOf(entry.type) { scopes.append(.category(category)) }
+        for scope in scopes {
+            let key = StatusScope(scope: scope, status: entry.status)
+            if keepSorted {
+                Self.insertSorted(&s.byStatus[key, default: []], entry.deliverAt)
+            } else {
+                s.byStatus[key, default: []].append(entry.deliverAt)
+            }
+        }
+    }
+
+    /// How many entries of a type or category scope with one of `statuses` (any status,
+    /// including ones that do not count against caps) deliver in `range` (half-open).
+    /// - Complexity: O(s log n) for s statuses.
+    public func count(_ scope: LedgerScope, statuses: Set<HistoryEntry.Status>, in range: Range<Int>) -> Int {
+        var total = 0
+        for status in statuses {
+            guard let bucket = storage.byStatus[StatusScope(scope: scope, status: status)] else { continue }
+            total += Self.lowerBound(bucket, range.upperBound) - Self.lowerBound(bucket, range.lowerBound)
+        }
+        return total
     }
 
     /// Records what dedupe and batching ask about: keys, batch keys, pending unbatched entries.
@@ -305,6 +344,7 @@ public struct LedgerIndex: Sendable {
         makeUnique()
         let s = storage
         s.entries.append(entry)
+        recordStatus(entry, keepSorted: true)
         recordKeys(entry, keepSorted: true)
         guard s.counting.contains(entry.status) else { return }
         addToScopes(entry, keepSorted: true)

@@ -102,7 +102,7 @@ struct PromptContext: EvaluationContext {
     let history: [HistoryEntry]
 
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
-        engine.sentCount(target, within: window, statuses: statuses, history: history, zone: prefs.zone, now: now)
+        engine.sentCount(target, within: window, statuses: statuses, ledger: ledger, zone: prefs.zone, now: now)
     }
 
     /// A `state`/`user` read the compiler bound to its index in `schemaFields`.
