@@ -72,7 +72,7 @@ extension DecisionRun {
 
     /// The ledger scopes a cap counts for this notification, or nil when it does not apply.
     /// Scopes that depend only on the bundle are resolved once per type (`TypeTable.capScopes`).
-    mutating func scopes(of plan: CapPlan) -> [LedgerScope]? {
+    func scopes(of plan: CapPlan) -> [LedgerScope]? {
         if let fixed = plan.fixedScopes { return fixed }
         let cap = plan.cap
         switch cap.scope {
@@ -90,7 +90,7 @@ extension DecisionRun {
     }
 
     /// The ledger a cap counts with: the request's, or one over the cap's own `counts:`.
-    mutating func ledger(for plan: CapPlan) -> LedgerIndex {
+    func ledger(for plan: CapPlan) -> LedgerIndex {
         if plan.defaultCounts, context.ledger.countsDefaults {
             return context.ledger
         }
@@ -100,7 +100,7 @@ extension DecisionRun {
         return LedgerIndex(context.ledger.entries, counting: statuses, categories: engine.categoryOfType)
     }
 
-    mutating func limit(of plan: CapPlan) -> Int? {
+    func limit(of plan: CapPlan) -> Int? {
         switch plan.cap.max {
         case .fixed(let n)?: return n
         case .expression(let e)?:
@@ -233,7 +233,7 @@ extension DecisionRun {
     /// The batch a member at `t` belongs to: an open batch of the group in the history whose
     /// window holds `t`; else (not forced) a new batch with a member scheduled within the
     /// window; else (forced by a cap) a new batch starting at `t`.
-    mutating func batchSlot(_ group: BatchGroup, at t: Int, forced: Bool) -> Decision.Batch? {
+    func batchSlot(_ group: BatchGroup, at t: Int, forced: Bool) -> Decision.Batch? {
         var best: Int?
         if context.ledger.hasBatches {
             let prefix = "\(group.name):\(request.userID):"
@@ -263,7 +263,7 @@ extension DecisionRun {
     }
 
     /// A digest's slot: its next local time at or after `t`, keyed by that local date.
-    mutating func digestSlot(_ digest: Digest, at t: Int) -> Decision.Batch {
+    func digestSlot(_ digest: Digest, at t: Int) -> Decision.Batch {
         let flush = zone.nextOccurrence(of: digest.at / 60, atOrAfter: t)
         let date = CivilDate(days: zone.localDate(of: flush))
         return Decision.Batch(group: digest.name, key: "\(digest.name):\(request.userID):\(date)", flushAt: flush)

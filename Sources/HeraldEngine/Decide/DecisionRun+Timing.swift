@@ -61,7 +61,7 @@ extension DecisionRun {
         return nil
     }
 
-    mutating func checkExpiry(_ stage: TraceStep.Stage) -> Verdict? {
+    func checkExpiry(_ stage: TraceStep.Stage) -> Verdict? {
         guard let expires = type.timing.expires, deliverAt > aligned + expires else { return nil }
         let zone = zone, at = deliverAt, aligned = aligned
         return Verdict(reason: "expired", citation: table.cite.expires,

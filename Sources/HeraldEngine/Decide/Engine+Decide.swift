@@ -155,14 +155,14 @@ struct DecisionRun {
         return scheduled()
     }
 
-    mutating func decision(_ action: Decision.Action, reason: String) -> Decision {
+    func decision(_ action: Decision.Action, reason: String) -> Decision {
         var d = Decision(action: action, reason: reason, type: type.id, category: type.category,
                          trace: [], policy: engine.policy)
         d.subject = context.subject
         return d
     }
 
-    mutating func rule(of verdict: Verdict) -> Decision.Rule? {
+    func rule(of verdict: Verdict) -> Decision.Rule? {
         guard let citation = verdict.citation, citation.source != nil else { return nil }
         return Decision.Rule(citation: citation)
     }

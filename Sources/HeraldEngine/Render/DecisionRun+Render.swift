@@ -58,7 +58,7 @@ extension DecisionRun {
         return key
     }
 
-    private mutating func buildKey(at instant: Int) -> String {
+    private func buildKey(at instant: Int) -> String {
         if let template = type.idempotencyKey ?? type.dedupe?.key {
             return template.render { engine.renderValue($0, context: context, localDate: instant) }
         }
