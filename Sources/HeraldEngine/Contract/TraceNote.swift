@@ -36,7 +36,7 @@ final class Citation: Sendable {
     }
 
     convenience init(id: String?, span: SourceSpan?) {
-        self.init(id: id, source: span.map { "\($0.start.path):\($0.start.line):\($0.start.column)" })
+        self.init(id: id, source: span?.citation)
     }
 
     /// nil when neither part is present.

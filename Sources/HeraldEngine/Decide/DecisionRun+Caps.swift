@@ -142,9 +142,9 @@ extension DecisionRun {
         switch per {
         case .day:
             // Several caps usually count the same local day: compute its bounds once.
-            if let cached = dayWindow, cached.range.contains(t) { return cached.range }
+            if let cached = dayWindow, cached.contains(t) { return cached }
             let range = zone.window(.day, containing: t)
-            dayWindow = (t, range)
+            dayWindow = range
             return range
         case .week: return zone.window(.week, containing: t)
         case .calendarWeek: return zone.window(.calendarWeek, containing: t)

@@ -97,8 +97,8 @@ struct DecisionRun {
     var quietMove: (from: Int, to: Int, hours: QuietHours)?
     /// What the caps stage deferred: cap id, from, to.
     var capMoves: [(cap: String, from: Int, to: Int)] = []
-    /// The last day window a cap counted (instant asked, window).
-    var dayWindow: (t: Int, range: Range<Int>)?
+    /// The last day window a cap counted.
+    var dayWindow: Range<Int>?
     /// The idempotency key last built, with the local date it was built for.
     var keyCache: (date: Int, key: String)?
 

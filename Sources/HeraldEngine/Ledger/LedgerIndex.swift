@@ -123,16 +123,16 @@ public struct LedgerIndex: Sendable {
 
     /// Records the entry under its type and category with its status (any status).
     private func recordStatus(_ entry: HistoryEntry, keepSorted: Bool) {
-        let s = storage
-        var scopes: [LedgerScope] = [.type(entry.type)]
-        if let category = s.categoryOf(entry.type) { scopes.append(.category(category)) }
-        for scope in scopes {
-            let key = StatusScope(scope: scope, status: entry.status)
-            if keepSorted {
-                Self.insertSorted(&s.byStatus[key, default: []], entry.deliverAt)
-            } else {
-                s.byStatus[key, default: []].append(entry.deliverAt)
-            }
+        addStatus(entry, to: .type(entry.type), keepSorted: keepSorted)
+        if let category = storage.categoryOf(entry.type) { addStatus(entry, to: .category(category), keepSorted: keepSorted) }
+    }
+
+    private func addStatus(_ entry: HistoryEntry, to scope: LedgerScope, keepSorted: Bool) {
+        let key = StatusScope(scope: scope, status: entry.status)
+        if keepSorted {
+            Self.insertSorted(&storage.byStatus[key, default: []], entry.deliverAt)
+        } else {
+            storage.byStatus[key, default: []].append(entry.deliverAt)
         }
     }
 

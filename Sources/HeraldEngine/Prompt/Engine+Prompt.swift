@@ -27,8 +27,7 @@ extension Engine {
         let fieldValues = schemaValues(state: request.state, user: request.user, errors: &errors)
         guard errors.isEmpty, let prefs else { return .failure(RequestErrors(errors)) }
         let context = PromptContext(engine: self, now: now, prefs: prefs, fieldValues: fieldValues,
-                                    ledger: LedgerIndex(request.history, categories: categoryOfType),
-                                    history: request.history)
+                                    ledger: LedgerIndex(request.history, categories: categoryOfType))
         var run = PromptRun(engine: self, context: context, permission: request.permission)
         return .success(run.execute())
     }
@@ -99,7 +98,6 @@ struct PromptContext: EvaluationContext {
     /// Indexed like `engine.fields`; nil: absent.
     let fieldValues: [Value?]
     let ledger: LedgerIndex
-    let history: [HistoryEntry]
 
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
         engine.sentCount(target, within: window, statuses: statuses, ledger: ledger, zone: prefs.zone, now: now)
