@@ -75,20 +75,37 @@ final class TypeTable: Sendable {
     let quietHours: QuietHoursTreatment
     /// Where the quiet-hours treatment comes from (for the trace).
     let quietHoursSource: SourceSpan?
-    let batchGroup: BatchGroup?
-    let route: Route?
+    /// The batch group the type belongs to, as a reference (the stage reads it, never copies it).
+    let batching: BatchPlan?
+    var batchGroup: BatchGroup? { batching?.group }
+    /// The link's URL template (its route's), when the type has a link whose route compiled.
+    let linkURL: RouteTemplate?
+    /// The link rendered once, when no binding depends on the request (plain-text bindings).
+    let staticLink: String?
     /// Higher keeps capacity first (plan order).
     let priority: Int
     /// Non-optional paths the type's expressions read: absent → `missing_data`.
     let requiredPaths: [[String]]
     /// Param name → index in `type.params`.
     let paramSlots: [String: Int]
+    /// The params' names in declaration order (`paramSlot` compares a few names instead of hashing).
+    let paramNames: [String]
+
+    /// The index of param `name` in `type.params`.
+    @inline(__always)
+    func paramSlot(_ name: String) -> Int? {
+        guard paramNames.count <= 12 else { return paramSlots[name] }
+        for i in paramNames.indices where paramNames[i] == name { return i }
+        return nil
+    }
     /// `requiredPaths` resolved to where a request keeps them.
     let requiredReads: [ReadSlot]
     /// Where `timing.at: param|state` reads its instant.
     let timingRead: ReadSlot?
     /// The type or its category is locked (exempt from every preference switch).
     let locked: Bool
+    /// The category's toggle when the user's prefs leave it out (on for an undeclared category).
+    let categoryDefaultOn: Bool
     /// Per channel (like `channels`): what choosing it reads.
     let channelChoices: [ChannelChoice]
     let fallbackChoice: ChannelChoice?
@@ -96,6 +113,13 @@ final class TypeTable: Sendable {
     let cite: Citations
     /// Per suppression rule (like `suppress`).
     let suppressCitations: [Citation]
+    /// Per suppression rule: its condition (nil: always) and reason, read without copying the rule.
+    let suppressWhen: [CompiledExpression?]
+    let suppressReasons: [String]
+    /// What rendering reads: the copy templates (none for a silent type), the thread id
+    /// template (the type's, else its category's) and the interruption level.
+    let copyTitle, copySubtitle, copyBody, copyLockscreen, threadIdTemplate: MessageTemplate?
+    let interruptionLevel: String
     let timingRule: Decision.Rule
     let quietRule: Decision.Rule
     /// Per cap (like `caps`): what checking it needs, resolved once.
@@ -136,8 +160,13 @@ final class TypeTable: Sendable {
             quietHours = bundle.quietHours.during == .bypass ? .bypass : bundle.quietHours.during
             quietHoursSource = bundle.quietHours.span ?? bundle.defaults.span
         }
-        batchGroup = bundle.batching.first { $0.members.contains(type.id) }
-        route = type.link.flatMap { bundle.routes[$0.route] }
+        let batchGroup = bundle.batching.first { $0.members.contains(type.id) }
+        linkURL = type.link.flatMap { bundle.routes[$0.route]?.url }
+        if let link = type.link, let url = linkURL, link.bindings.allSatisfy(\.value.isLiteral) {
+            staticLink = url.render { param in link.bindings.first { $0.param == param }?.value.render { _ in nil } }
+        } else {
+            staticLink = nil
+        }
         if let explicit = type.priority {
             priority = explicit
         } else if let rank = bundle.priorityRank(ofType: type.id) {
@@ -174,6 +203,7 @@ final class TypeTable: Sendable {
         var slots: [String: Int] = [:]
         for (index, param) in type.params.enumerated() { slots[param.name] = index }
         paramSlots = slots
+        paramNames = type.params.map(\.name)
         requiredReads = required.map { ReadSlot(path: $0, fieldSlots: fieldSlots, paramSlots: slots) }
         switch type.timing.at {
         case .param(let name): timingRead = ReadSlot(path: ["params", name], fieldSlots: fieldSlots, paramSlots: slots)
@@ -181,6 +211,7 @@ final class TypeTable: Sendable {
         default: timingRead = nil
         }
         locked = type.locked || (category?.locked ?? false)
+        categoryDefaultOn = category?.defaultOn ?? true
         channelChoices = channels.map { ch in
             ChannelChoice(ch, categoryKey: "\(type.category).\(ch.name)",
                           categoryDefaultOn: bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true)
@@ -204,6 +235,15 @@ final class TypeTable: Sendable {
             expires: Citation(id: "\(id).timing.expires", span: type.timing.span ?? type.span),
             batching: Citation(id: batchGroup.map { "batching.\($0.name)" } ?? "", span: batchGroup?.span))
         suppressCitations = suppress.map { Citation(id: $0.id, span: $0.span) }
+        suppressWhen = suppress.map(\.when)
+        suppressReasons = suppress.map(\.reason)
+        let copy = type.silent ? nil : type.copy
+        copyTitle = copy?.title
+        copySubtitle = copy?.subtitle
+        copyBody = copy?.body
+        copyLockscreen = copy?.lockscreen
+        threadIdTemplate = type.threadId ?? category?.threadId
+        interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
         timingRule = Decision.Rule(id: "\(id).timing", span: type.timing.span ?? type.span)
         quietRule = Decision.Rule(citation: cite.quietHours)
         capPlans = caps.map { cap in
@@ -217,6 +257,7 @@ final class TypeTable: Sendable {
         var members: [String] = []
         for m in batchGroup?.members ?? [] where !members.contains(m) { members.append(m) }
         batchMembers = members
+        batching = batchGroup.map(BatchPlan.init)
     }
 
     /// The scopes of a global, type or category cap for `type` (they depend only on the bundle).
@@ -241,7 +282,7 @@ final class TypeTable: Sendable {
 final class CapPlan: Sendable {
     let cap: Cap
     /// nil: resolved per request (channel and subject caps).
-    let fixedScopes: [LedgerScope]?
+    let fixedScopes: [LedgerScope.Key]?
     /// The cap counts the default statuses, so the request's ledger answers it.
     let defaultCounts: Bool
     /// `cooldown` (no `per`) or `rate_limited`.
@@ -251,10 +292,23 @@ final class CapPlan: Sendable {
 
     init(cap: Cap, fixedScopes: [LedgerScope]?) {
         self.cap = cap
-        self.fixedScopes = fixedScopes
+        self.fixedScopes = fixedScopes?.map(LedgerScope.Key.init)
         defaultCounts = cap.counts == CountedStatus.defaults
         reason = cap.per == nil ? "cooldown" : "rate_limited"
         rule = Decision.Rule(id: cap.id, span: cap.span)
+    }
+}
+
+/// A type's batch group, held by reference so the batching stage reads it without copying.
+final class BatchPlan: Sendable {
+    let group: BatchGroup
+    let name: String
+    let window: Int
+
+    init(_ group: BatchGroup) {
+        self.group = group
+        name = group.name
+        window = group.window
     }
 }
 

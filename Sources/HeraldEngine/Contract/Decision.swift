@@ -91,30 +91,135 @@ public struct Decision: Sendable, Equatable {
         }
     }
 
-    public var action: Action
+    /// Schedule, suppress or batch.
+    public var action: Action {
+        get { storage.action }
+        set { unique().action = newValue }
+    }
     /// A reason code: built-in (`on_time`, `quiet_hours`, `rate_limited`, …) or the catalog's.
-    public var reason: String
+    public var reason: String {
+        get { storage.reason }
+        set { unique().reason = newValue }
+    }
     /// When to deliver (schedule) or when the batch flushes (batch), seconds since the epoch.
-    public var deliverAt: Int?
+    public var deliverAt: Int? {
+        get { storage.deliverAt }
+        set { unique().deliverAt = newValue }
+    }
     /// The user's UTC offset at `deliverAt`, in seconds east, for `localDeliverAt`.
-    public var utcOffset: Int
-    public var type: String
-    public var category: String?
-    public var channel: String?
+    public var utcOffset: Int {
+        get { storage.utcOffset }
+        set { unique().utcOffset = newValue }
+    }
+    public var type: String {
+        get { storage.type }
+        set { unique().type = newValue }
+    }
+    public var category: String? {
+        get { storage.category }
+        set { unique().category = newValue }
+    }
+    public var channel: String? {
+        get { storage.channel }
+        set { unique().channel = newValue }
+    }
     /// The idempotency key.
-    public var key: String?
-    public var batch: Batch?
+    public var key: String? {
+        get { storage.key }
+        set { unique().key = newValue }
+    }
+    public var batch: Batch? {
+        get { storage.batch }
+        set { unique().batch = newValue }
+    }
     /// The channel to use instead when OS permission is denied (`in_app`).
-    public var fallback: String?
-    public var notification: Notification?
-    public var rule: Rule?
+    public var fallback: String? {
+        get { storage.fallback }
+        set { unique().fallback = newValue }
+    }
+    public var notification: Notification? {
+        get { storage.notification }
+        set { unique().notification = newValue }
+    }
+    public var rule: Rule? {
+        get { storage.rule }
+        set { unique().rule = newValue }
+    }
     /// The id of the cap that decided, when one did.
-    public var cap: String?
+    public var cap: String? {
+        get { storage.cap }
+        set { unique().cap = newValue }
+    }
     /// What per-subject caps counted this notification by: the type's `subject` template, else
     /// the request's `subject` (store it with the ledger entry).
-    public var subject: String?
-    public var trace: [TraceStep]
-    public var policy: Policy
+    public var subject: String? {
+        get { storage.subject }
+        set { unique().subject = newValue }
+    }
+    public var trace: [TraceStep] {
+        get { storage.trace }
+        set { unique().trace = newValue }
+    }
+    public var policy: Policy {
+        get { storage.policy }
+        set { unique().policy = newValue }
+    }
+
+    /// The fields, shared by copies until one of them is changed (copy on write): a decision
+    /// is passed, stored and returned for one reference count.
+    private var storage: Storage
+
+    private final class Storage: @unchecked Sendable {
+        // Written only through `unique()`: a shared storage is never changed.
+        var action: Action
+        var reason: String
+        var deliverAt: Int?
+        var utcOffset: Int
+        var type: String
+        var category: String?
+        var channel: String?
+        var key: String?
+        var batch: Batch?
+        var fallback: String?
+        var notification: Notification?
+        var rule: Rule?
+        var cap: String?
+        var subject: String?
+        var trace: [TraceStep]
+        var policy: Policy
+
+        init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, type: String, category: String?,
+             channel: String?, key: String?, batch: Batch?, fallback: String?, notification: Notification?,
+             rule: Rule?, cap: String?, subject: String?, trace: [TraceStep], policy: Policy) {
+            self.action = action
+            self.reason = reason
+            self.deliverAt = deliverAt
+            self.utcOffset = utcOffset
+            self.type = type
+            self.category = category
+            self.channel = channel
+            self.key = key
+            self.batch = batch
+            self.fallback = fallback
+            self.notification = notification
+            self.rule = rule
+            self.cap = cap
+            self.subject = subject
+            self.trace = trace
+            self.policy = policy
+        }
+
+        func copy() -> Storage {
+            Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, type: type,
+                    category: category, channel: channel, key: key, batch: batch, fallback: fallback,
+                    notification: notification, rule: rule, cap: cap, subject: subject, trace: trace, policy: policy)
+        }
+    }
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
 
     public init(
         action: Action, reason: String, deliverAt: Int? = nil, utcOffset: Int = 0, type: String,
@@ -122,21 +227,31 @@ public struct Decision: Sendable, Equatable {
         fallback: String? = nil, notification: Notification? = nil, rule: Rule? = nil, cap: String? = nil,
         trace: [TraceStep] = [], policy: Policy
     ) {
-        self.action = action
-        self.reason = reason
-        self.deliverAt = deliverAt
-        self.utcOffset = utcOffset
-        self.type = type
-        self.category = category
-        self.channel = channel
-        self.key = key
-        self.batch = batch
-        self.fallback = fallback
-        self.notification = notification
-        self.rule = rule
-        self.cap = cap
-        self.trace = trace
-        self.policy = policy
+        self.init(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, type: type,
+                  category: category, channel: channel, key: key, batch: batch, fallback: fallback,
+                  notification: notification, rule: rule, cap: cap, subject: nil, trace: trace, policy: policy)
+    }
+
+    /// Every field at once (the engine builds a decision in one step).
+    init(
+        action: Action, reason: String, deliverAt: Int?, utcOffset: Int, type: String,
+        category: String?, channel: String?, key: String?, batch: Batch?,
+        fallback: String?, notification: Notification?, rule: Rule?, cap: String?,
+        subject: String?, trace: [TraceStep], policy: Policy
+    ) {
+        storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, type: type,
+                          category: category, channel: channel, key: key, batch: batch, fallback: fallback,
+                          notification: notification, rule: rule, cap: cap, subject: subject, trace: trace,
+                          policy: policy)
+    }
+
+    public static func == (a: Decision, b: Decision) -> Bool {
+        if a.storage === b.storage { return true }
+        let x = a.storage, y = b.storage
+        return x.action == y.action && x.reason == y.reason && x.deliverAt == y.deliverAt && x.utcOffset == y.utcOffset
+            && x.type == y.type && x.category == y.category && x.channel == y.channel && x.key == y.key
+            && x.batch == y.batch && x.fallback == y.fallback && x.notification == y.notification && x.rule == y.rule
+            && x.cap == y.cap && x.subject == y.subject && x.trace == y.trace && x.policy == y.policy
     }
 
     /// The decision in the contract's shape. Absent values are left out rather than written

@@ -40,7 +40,7 @@ extension DecisionRun {
                     continue round
                 case .batch(let groupName):
                     guard let group = engine.bundle.batching[groupName] else { continue }
-                    batch = batchSlot(group, at: deliverAt, forced: true)
+                    batch = batchSlot(BatchPlan(group), at: deliverAt, forced: true)
                     return Verdict(reason: "batched", citation: plan.citation, cap: cap.id,
                                    detail: Self.append(over.note, "; batched into `\(groupName)`"))
                 case .digest(let name):
@@ -72,20 +72,20 @@ extension DecisionRun {
 
     /// The ledger scopes a cap counts for this notification, or nil when it does not apply.
     /// Scopes that depend only on the bundle are resolved once per type (`TypeTable.capScopes`).
-    func scopes(of plan: CapPlan) -> [LedgerScope]? {
+    func scopes(of plan: CapPlan) -> [LedgerScope.Key]? {
         if let fixed = plan.fixedScopes { return fixed }
         let cap = plan.cap
         switch cap.scope {
         case .channel:
             guard let channel else { return nil }
             if cap.owner == nil, !cap.match.isEmpty, !cap.match.contains(channel.name) { return nil }
-            return [.channel(channel.name)]
+            return [LedgerScope.Key(.channel(channel.name))]
         case .subject:
             guard let subject = context.subject else { return nil }
-            if let owner = cap.owner { return [.typeSubject(type: owner, subject: subject)] }
-            return [.subject(subject)]
+            if let owner = cap.owner { return [LedgerScope.Key(.typeSubject(type: owner, subject: subject))] }
+            return [LedgerScope.Key(.subject(subject))]
         default:
-            return TypeTable.fixedScopes(of: cap, type: type, bundle: engine.bundle)
+            return TypeTable.fixedScopes(of: cap, type: type, bundle: engine.bundle).map(LedgerScope.Key.init)
         }
     }
 
@@ -112,16 +112,16 @@ extension DecisionRun {
 
     /// Whether one more notification at `t` would break the cap, with a note (formatted when
     /// read); nil when the cap does not bind (no limit: an absent `prefs.maxPerDay`).
-    mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope], at t: Int) -> (over: Bool, note: TraceText)? {
+    mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int) -> (over: Bool, note: TraceText)? {
         let index = ledger(for: plan)
         let zone = zone
         if let cooldown = plan.cap.cooldown {
             for scope in scopes {
                 if let last = index.last(scope, before: t + 1), t - last < cooldown {
-                    return (true, .lazy { "last in \(scope) at \(Self.localClock(last, zone)), cooldown \(Self.duration(cooldown))" })
+                    return (true, .lazy { "last in \(scope.scope) at \(Self.localClock(last, zone)), cooldown \(Self.duration(cooldown))" })
                 }
                 if let next = index.first(scope, atOrAfter: t), next - t < cooldown {
-                    return (true, .lazy { "next in \(scope) at \(Self.localClock(next, zone)), cooldown \(Self.duration(cooldown))" })
+                    return (true, .lazy { "next in \(scope.scope) at \(Self.localClock(next, zone)), cooldown \(Self.duration(cooldown))" })
                 }
             }
             if plan.cap.per == nil { return (false, .text("")) }
@@ -156,7 +156,7 @@ extension DecisionRun {
     }
 
     /// The earliest instant after `t` at which the cap has room, or nil (lifetime caps).
-    mutating func nextFree(_ plan: CapPlan, scopes: [LedgerScope], from t: Int) -> Int? {
+    mutating func nextFree(_ plan: CapPlan, scopes: [LedgerScope.Key], from t: Int) -> Int? {
         let index = ledger(for: plan)
         let cap = plan.cap
         var candidate = t
@@ -213,30 +213,30 @@ extension DecisionRun {
     // MARK: 9. Batching
 
     mutating func checkBatching() -> Verdict? {
-        guard let group = table.batchGroup else {
+        guard let plan = table.batching else {
             step(.batching, .skip)
             return nil
         }
         let rule = table.cite.batching
-        if let slot = batchSlot(group, at: deliverAt, forced: false) {
+        if let slot = batchSlot(plan, at: deliverAt, forced: false) {
             batch = slot
             let zone = zone
             return Verdict(reason: "batched", citation: rule,
                            detail: .lazy { "joins `\(slot.key)`, flushes at \(Self.localClock(slot.flushAt, zone))" })
         }
-        let name = group.name, window = group.window
-        step(.batching, .pass, rule,
-             detail: .lazy { "no other member of `\(name)` within \(Self.duration(window))" })
+        step(.batching, .pass, rule, detail: .lazy { [plan] in
+            "no other member of `\(plan.name)` within \(Self.duration(plan.window))"
+        })
         return nil
     }
 
     /// The batch a member at `t` belongs to: an open batch of the group in the history whose
     /// window holds `t`; else (not forced) a new batch with a member scheduled within the
     /// window; else (forced by a cap) a new batch starting at `t`.
-    func batchSlot(_ group: BatchGroup, at t: Int, forced: Bool) -> Decision.Batch? {
+    func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool) -> Decision.Batch? {
         var best: Int?
         if context.ledger.hasBatches {
-            let prefix = "\(group.name):\(request.userID):"
+            let prefix = "\(group.name):\(context.userID):"
             for key in context.ledger.batchKeys(withPrefix: prefix) {
                 guard let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))),
                       start <= t, t < start + group.window
@@ -245,7 +245,7 @@ extension DecisionRun {
             }
         }
         func slot(_ start: Int) -> Decision.Batch {
-            Decision.Batch(group: group.name, key: "\(group.name):\(request.userID):" + ContractTime.format(start),
+            Decision.Batch(group: group.name, key: "\(group.name):\(context.userID):" + ContractTime.format(start),
                            flushAt: start + group.window)
         }
         if let start = best { return slot(start) }
@@ -266,6 +266,6 @@ extension DecisionRun {
     func digestSlot(_ digest: Digest, at t: Int) -> Decision.Batch {
         let flush = zone.nextOccurrence(of: digest.at / 60, atOrAfter: t)
         let date = CivilDate(days: zone.localDate(of: flush))
-        return Decision.Batch(group: digest.name, key: "\(digest.name):\(request.userID):\(date)", flushAt: flush)
+        return Decision.Batch(group: digest.name, key: "\(digest.name):\(context.userID):\(date)", flushAt: flush)
     }
 }

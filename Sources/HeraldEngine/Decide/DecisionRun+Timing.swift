@@ -6,15 +6,14 @@ extension DecisionRun {
     /// `scheduleReason` and `timingRule`. Pure; verdicts come from `checkTiming`.
     mutating func computeAlignment() {
         let timing = type.timing
-        let prefs = context.prefs
-        let at = request.at
+        let at = context.at
         var t: Int
         switch timing.at {
         case .immediate:
             t = at
             scheduleReason = "on_time"
         case .reminderTime:
-            t = zone.nextOccurrence(of: prefs.reminderTime / 60, atOrAfter: at)
+            t = zone.nextOccurrence(of: context.prefs.reminderTime / 60, atOrAfter: at)
             scheduleReason = "reminder_time"
         case .localTime(let seconds):
             t = zone.nextOccurrence(of: seconds / 60, atOrAfter: at)
@@ -24,9 +23,9 @@ extension DecisionRun {
             scheduleReason = "on_time"
         }
         t = t.addingReportingOverflow(timing.offset).overflow ? t : t + timing.offset
-        if timing.trainingDays, !type.critical, !prefs.trainingDays.isEmpty,
-           let next = nextTrainingDay(reminderTime: prefs.reminderTime / 60,
-                                      trainingDays: Weekdays(weekdays: prefs.trainingDays), in: zone, atOrAfter: t),
+        if timing.trainingDays, !type.critical, !context.prefs.trainingDays.isEmpty,
+           let next = nextTrainingDay(reminderTime: context.prefs.reminderTime / 60,
+                                      trainingDays: Weekdays(weekdays: context.prefs.trainingDays), in: zone, atOrAfter: t),
            next != t {
             t = next
             scheduleReason = "training_day"

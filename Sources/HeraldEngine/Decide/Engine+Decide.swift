@@ -49,7 +49,7 @@ extension Engine {
         let prefs = preferences(request.prefs, errors: &errors)
         let fieldValues = schemaValues(request, errors: &errors)
         let params = paramValues(request, table: table, errors: &errors)
-        guard errors.isEmpty, let prefs else { return .failure(RequestErrors(errors)) }
+        guard errors.isEmpty, let prefs = consume prefs else { return .failure(RequestErrors(errors)) }
         let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
         let context = RequestContext(engine: self, table: table, request: request, now: now, prefs: prefs,
                                      fieldValues: fieldValues, paramValues: params, ledger: ledger,
@@ -108,9 +108,9 @@ struct DecisionRun {
         self.context = context
     }
 
-    var type: NotificationType { table.type }
-    var request: DecisionRequest { context.request }
-    var zone: Zone { context.prefs.zone }
+    /// Borrowed, not copied: the stages read single fields of these.
+    var type: NotificationType { _read { yield table.type } }
+    var zone: Zone { _read { yield context.prefs.zone } }
 
     static let stages: [TraceStep.Stage] = [
         .request, .eligibility, .preferences, .permission, .suppression, .dedupe, .timing, .caps, .batching, .render,
@@ -155,11 +155,14 @@ struct DecisionRun {
         return scheduled()
     }
 
-    func decision(_ action: Decision.Action, reason: String) -> Decision {
-        var d = Decision(action: action, reason: reason, type: type.id, category: type.category,
-                         trace: [], policy: engine.policy)
-        d.subject = context.subject
-        return d
+    /// The decision, built in one step from what the stages found.
+    func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: String? = nil,
+                  batch: Decision.Batch? = nil, notification: Decision.Notification? = nil,
+                  rule: Decision.Rule?, cap: String? = nil) -> Decision {
+        Decision(action: action, reason: reason, deliverAt: deliverAt, utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0,
+                 type: type.id, category: type.category, channel: channel?.name, key: key, batch: batch,
+                 fallback: fallback, notification: notification, rule: rule, cap: cap, subject: context.subject,
+                 trace: trace, policy: engine.policy)
     }
 
     func rule(of verdict: Verdict) -> Decision.Rule? {
@@ -168,28 +171,15 @@ struct DecisionRun {
     }
 
     mutating func suppressed(_ verdict: Verdict) -> Decision {
-        var d = decision(.suppress, reason: verdict.reason)
-        d.channel = channel?.name
-        d.fallback = fallback
-        d.rule = rule(of: verdict)
-        d.cap = verdict.cap
-        d.trace = trace
-        return d
+        decision(.suppress, reason: verdict.reason, rule: rule(of: verdict), cap: verdict.cap)
     }
 
     mutating func scheduled() -> Decision {
         let notification = render()
         step(.render, .pass, detail: .quoted("on ", channel?.name ?? ""))
-        var d = decision(.schedule, reason: scheduleReason)
-        d.deliverAt = deliverAt
-        d.utcOffset = zone.offset(at: deliverAt)
-        d.channel = channel?.name
-        d.fallback = fallback
-        d.key = idempotencyKey(at: deliverAt)
-        d.notification = notification
-        d.rule = timingRule
-        d.trace = trace
-        return d
+        let key = idempotencyKey(at: deliverAt)
+        return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: key,
+                        notification: notification, rule: timingRule)
     }
 
     mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after index: Int) -> Decision {
@@ -198,18 +188,9 @@ struct DecisionRun {
         for later in Self.stages[(index + 1)...] where later != .render { step(later, .skip) }
         let notification = render()
         step(.render, .pass, detail: .text("member notification for flush"))
-        var d = decision(.batch, reason: "batched")
-        d.deliverAt = batch.flushAt
-        d.utcOffset = zone.offset(at: batch.flushAt)
-        d.channel = channel?.name
-        d.fallback = fallback
-        d.key = idempotencyKey(at: deliverAt)
-        d.batch = batch
-        d.notification = notification
-        d.rule = rule(of: verdict)
-        d.cap = verdict.cap
-        d.trace = trace
-        return d
+        let key = idempotencyKey(at: deliverAt)
+        return decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: key, batch: batch,
+                        notification: notification, rule: rule(of: verdict), cap: verdict.cap)
     }
 
     // MARK: 1. Request check
@@ -243,7 +224,6 @@ struct DecisionRun {
     // MARK: 3. Preferences
 
     mutating func checkPreferences() -> Verdict? {
-        let input = context.prefs.input
         let locked = table.locked
         if context.prefs.pausedAll && !locked {
             return Verdict(reason: "paused_all", citation: table.cite.pausedAll,
@@ -254,13 +234,14 @@ struct DecisionRun {
             return Verdict(reason: "category_off", citation: table.cite.categoryRequires,
                            detail: .lazy { "`\(source)` is false" })
         }
-        if !locked && !engine.categoryEnabled(type.category, prefs: input) {
+        if !locked && !(context.prefs.categories.isEmpty ? table.categoryDefaultOn
+                        : context.prefs.categories[type.category] ?? table.categoryDefaultOn) {
             let category = type.category
             return Verdict(reason: "category_off", citation: table.cite.categoryToggle,
                            detail: .lazy { "category `\(category)` is off" })
         }
-        if !type.locked && !(input.types[type.id] ?? type.defaultOn) {
-            let id = type.id, byDefault = input.types[type.id] == nil
+        if !type.locked && !(context.prefs.types.isEmpty ? type.defaultOn : context.prefs.types[type.id] ?? type.defaultOn) {
+            let id = type.id, byDefault = context.prefs.types[type.id] == nil
             return Verdict(reason: "type_off", citation: table.cite.typeToggle,
                            detail: .lazy { byDefault ? "`\(id)` is off by default" : "the user turned `\(id)` off" })
         }
@@ -270,8 +251,8 @@ struct DecisionRun {
         channel = nil
         for ch in table.channelChoices {
             if locked { channel = ch; break }
-            if ch.toggle, !(input.channels.isEmpty ? ch.defaultOn : (input.channels[ch.name] ?? ch.defaultOn)) { continue }
-            if input.categories.isEmpty ? ch.categoryDefaultOn : (input.categories[ch.categoryKey] ?? ch.categoryDefaultOn) {
+            if ch.toggle, !(context.prefs.channels.isEmpty ? ch.defaultOn : (context.prefs.channels[ch.name] ?? ch.defaultOn)) { continue }
+            if context.prefs.categories.isEmpty ? ch.categoryDefaultOn : (context.prefs.categories[ch.categoryKey] ?? ch.categoryDefaultOn) {
                 channel = ch
                 break
             }
@@ -288,7 +269,7 @@ struct DecisionRun {
     // MARK: 4. Permission
 
     mutating func checkPermission() -> Verdict? {
-        guard let chosen = channel, chosen.permission, context.request.permission == .denied else {
+        guard let chosen = channel, chosen.permission, context.permission == .denied else {
             step(.permission, .pass)
             return nil
         }
@@ -308,14 +289,13 @@ struct DecisionRun {
     // MARK: 5. Suppression
 
     mutating func checkSuppression() -> Verdict? {
-        for (index, rule) in table.suppress.enumerated() {
-            if rule.when?.evaluateBool(context) ?? true {
-                let source = rule.when?.source
-                return Verdict(reason: rule.reason, citation: table.suppressCitations[index],
-                               detail: source.map { s in .lazy { "`\(s)` is true" } })
-            }
+        let conditions = table.suppressWhen
+        for index in conditions.indices where conditions[index]?.evaluateBool(context) ?? true {
+            let source = conditions[index]?.source
+            return Verdict(reason: table.suppressReasons[index], citation: table.suppressCitations[index],
+                           detail: source.map { s in .lazy { "`\(s)` is true" } })
         }
-        let count = table.suppress.count
+        let count = conditions.count
         step(.suppression, .pass, detail: count == 0 ? nil : .counted(count, " rule(s) false"))
         return nil
     }

@@ -2,8 +2,8 @@ import HeraldPolicy
 import HeraldSyntax
 
 /// The user's effective preferences: the request's, with the policy's `defaults` filling
-/// what it leaves out. A class: built once per decision and read by every stage.
-final class EffectivePreferences {
+/// what it leaves out. Stored inline in the request context (no allocation of its own).
+struct EffectivePreferences {
     let zone: Zone
     let pausedAll: Bool
     /// Seconds since local midnight.
@@ -13,7 +13,10 @@ final class EffectivePreferences {
     let trainingDays: [Int]
     let maxPerDay: Int?
     let muted: [String]
-    let input: PreferencesInput
+    /// The request's toggles (absent ones take the bundle's defaults).
+    let categories: [String: Bool]
+    let channels: [String: Bool]
+    let types: [String: Bool]
 
     init(zone: Zone, pausedAll: Bool, reminderTime: Int, quietHours: QuietHoursWindow?, trainingDays: [Int],
          maxPerDay: Int?, muted: [String], input: PreferencesInput) {
@@ -24,7 +27,9 @@ final class EffectivePreferences {
         self.trainingDays = trainingDays
         self.maxPerDay = maxPerDay
         self.muted = muted
-        self.input = input
+        categories = input.categories
+        channels = input.channels
+        types = input.types
     }
 }
 
@@ -33,7 +38,11 @@ final class EffectivePreferences {
 final class RequestContext: EvaluationContext {
     let engine: Engine
     let table: TypeTable
-    let request: DecisionRequest
+    /// The trigger instant (`trigger.at`).
+    let at: Int
+    /// The user's `id` (read from the request once).
+    let userID: String
+    let permission: Permission
     let now: Int
     let prefs: EffectivePreferences
     /// Indexed like `engine.fields`; nil: absent.
@@ -48,7 +57,9 @@ final class RequestContext: EvaluationContext {
          fieldValues: [Value?], paramValues: [Value?], ledger: LedgerIndex, subject: String?) {
         self.engine = engine
         self.table = table
-        self.request = request
+        at = request.at
+        userID = request.userID
+        permission = request.permission
         self.now = now
         self.prefs = prefs
         self.fieldValues = fieldValues
@@ -70,7 +81,16 @@ final class RequestContext: EvaluationContext {
     /// A `state`/`user` read the compiler bound to its index in `schemaFields`.
     @inline(__always)
     func value(slot: Int, path: [String]) -> Value? {
-        fieldValues.indices.contains(slot) ? fieldValues[slot] : value(at: path)
+        if slot >= 0 { return slot < fieldValues.count ? fieldValues[slot] : value(at: path) }
+        switch BuiltinRead(rawValue: slot) {
+        case .now?: return .instant(now)
+        case .triggerAt?: return .instant(at)
+        case .subject?: return subject.map(Value.string)
+        case .prefsPausedAll?: return .bool(prefs.pausedAll)
+        case .prefsReminderTime?: return .time(prefs.reminderTime)
+        case .prefsMaxPerDay?: return prefs.maxPerDay.map(Value.int)
+        default: return value(at: path)
+        }
     }
 
     func value(at path: [String]) -> Value? {
@@ -80,17 +100,17 @@ final class RequestContext: EvaluationContext {
             guard let slot = engine.fieldSlots[path] else { return nil }
             return fieldValues[slot]
         case "params":
-            guard path.count == 2, let slot = table.paramSlots[path[1]] else { return nil }
+            guard path.count == 2, let slot = table.paramSlot(path[1]) else { return nil }
             return paramValues[slot]
         case "now":
             return .instant(now)
         case "subject":
             return subject.map(Value.string)
         case "trigger":
-            return path.count == 2 && path[1] == "at" ? .instant(request.at) : nil
+            return path.count == 2 && path[1] == "at" ? .instant(at) : nil
         case "local":
             guard path.count == 2 else { return nil }
-            let local = prefs.zone.localDateTime(of: request.at)
+            let local = prefs.zone.localDateTime(of: at)
             switch path[1] {
             case "date": return .date(local.date)
             case "weekday": return .weekday(local.weekday)
@@ -133,13 +153,13 @@ extension Engine {
         case "muted": return .list(prefs.muted.map(Value.string))
         case "categories":
             guard path.count == 3 else { return nil }
-            return .bool(categoryEnabled(path[2], prefs: prefs.input))
+            return .bool(categoryEnabled(path[2], categories: prefs.categories))
         case "channels":
             guard path.count == 3 else { return nil }
-            return .bool(channelEnabled(path[2], prefs: prefs.input))
+            return .bool(channelEnabled(path[2], channels: prefs.channels))
         case "types":
             guard path.count == 3 else { return nil }
-            return .bool(prefs.input.types[path[2]] ?? bundle.types[path[2]]?.defaultOn ?? true)
+            return .bool(prefs.types[path[2]] ?? bundle.types[path[2]]?.defaultOn ?? true)
         default: return nil
         }
     }
@@ -171,13 +191,13 @@ extension Engine {
         }
     }
 
-    func categoryEnabled(_ name: String, prefs: PreferencesInput) -> Bool {
-        prefs.categories[name] ?? bundle.categories[name]?.defaultOn ?? true
+    func categoryEnabled(_ name: String, categories: [String: Bool]) -> Bool {
+        categories[name] ?? bundle.categories[name]?.defaultOn ?? true
     }
 
-    func channelEnabled(_ name: String, prefs: PreferencesInput) -> Bool {
+    func channelEnabled(_ name: String, channels: [String: Bool]) -> Bool {
         guard let channel = bundle.channels[name], channel.toggle else { return true }
-        return prefs.channels[name] ?? channel.defaultOn
+        return channels[name] ?? channel.defaultOn
     }
 
     /// The effective preferences, or the problems with the request's.
@@ -226,7 +246,7 @@ extension Engine {
         var reader = ValueReader()
         guard let members = request.params.members else { return values }
         for member in members {
-            guard let slot = table.paramSlots[member.key] else {
+            guard let slot = table.paramSlot(member.key) else {
                 let names = table.type.params.map(\.name)
                 var message = "unknown param `\(member.key)` for type `\(table.type.id)`"
                 if let close = Suggestions.closest(to: member.key, in: names) { message += "; did you mean `\(close)`?" }
@@ -253,7 +273,7 @@ struct ValueReader {
         }
         for member in members {
             if let skipping, member.key == skipping { continue }
-            guard let child = node.children[member.key] else {
+            guard let child = node.child(member.key) else {
                 let names = node.children.keys.sorted()
                 var message = "unknown field `\(member.key)`"
                 if let close = Suggestions.closest(to: member.key, in: names) { message += "; did you mean `\(close)`?" }
@@ -375,6 +395,18 @@ final class SchemaSlotNode: Sendable {
     /// The dotted path of this object (`state.maintenance`).
     let path: String
     let children: [String: Child]
+    /// The children as parallel arrays: small objects are searched by comparing names (equal
+    /// short names compare in one step), which beats hashing each member's key.
+    private let names: [String]
+    private let list: [Child]
+
+    /// The child named `name`.
+    @inline(__always)
+    func child(_ name: String) -> Child? {
+        guard names.count <= 12 else { return children[name] }
+        for i in names.indices where names[i] == name { return list[i] }
+        return nil
+    }
 
     init(schema: [String: SchemaNode], path: [String], slots: [[String]: Int]) {
         self.path = path.joined(separator: ".")
@@ -391,5 +423,8 @@ final class SchemaSlotNode: Sendable {
             }
         }
         self.children = children
+        let sorted = children.keys.sorted()
+        names = sorted
+        list = sorted.map { children[$0]! }
     }
 }

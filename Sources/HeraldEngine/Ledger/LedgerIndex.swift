@@ -39,7 +39,7 @@ public struct LedgerIndex: Sendable {
         let counting: Set<HistoryEntry.Status>
         let countsDefaults: Bool
         let categoryOf: @Sendable (String) -> String?
-        var ids: [LedgerScope: Int] = [.global: 0]
+        var ids: [LedgerScope.Key: Int] = [LedgerScope.Key(.global): 0]
         var buckets: [[Int]] = [[]]
         /// The delivery instant of each non-cancelled key (its first entry); later entries with
         /// the same key go to `keyMore`.
@@ -182,7 +182,12 @@ public struct LedgerIndex: Sendable {
     /// The id of `scope`, or nil when no counted entry has ever fallen in it (then every
     /// count is zero; use `intern(_:)` to get an id that stays valid across inserts).
     public func id(of scope: LedgerScope) -> ScopeID? {
-        storage.ids[scope].map(ScopeID.init(raw:))
+        id(of: LedgerScope.Key(scope))
+    }
+
+    /// See `id(of:)`; the key's hash is already computed.
+    func id(of key: LedgerScope.Key) -> ScopeID? {
+        storage.ids[key].map(ScopeID.init(raw:))
     }
 
     /// The id of `scope`, creating an empty one if needed.
@@ -194,9 +199,10 @@ public struct LedgerIndex: Sendable {
     /// Call on a unique storage only.
     private func internRaw(_ scope: LedgerScope) -> Int {
         let s = storage
-        if let id = s.ids[scope] { return id }
+        let key = LedgerScope.Key(scope)
+        if let id = s.ids[key] { return id }
         let id = s.buckets.count
-        s.ids[scope] = id
+        s.ids[key] = id
         s.buckets.append([])
         return id
     }
@@ -224,7 +230,7 @@ public struct LedgerIndex: Sendable {
 
     /// The sorted delivery instants counted in `scope` (for traces and tests).
     public func instants(in scope: LedgerScope) -> [Int] {
-        storage.ids[scope].map { storage.buckets[$0] } ?? []
+        storage.ids[LedgerScope.Key(scope)].map { storage.buckets[$0] } ?? []
     }
 
     // MARK: Queries
@@ -235,6 +241,22 @@ public struct LedgerIndex: Sendable {
     public func count(_ scope: ScopeID, in range: Range<Int>) -> Int {
         let bucket = storage.buckets[scope.raw]
         return Self.lowerBound(bucket, range.upperBound) - Self.lowerBound(bucket, range.lowerBound)
+    }
+
+    /// See `count(_:in:)`.
+    func count(_ key: LedgerScope.Key, in range: Range<Int>) -> Int {
+        guard let id = id(of: key) else { return 0 }
+        return count(id, in: range)
+    }
+
+    /// See `last(_:before:)`.
+    func last(_ key: LedgerScope.Key, before instant: Int) -> Int? {
+        id(of: key).flatMap { last($0, before: instant) }
+    }
+
+    /// See `first(_:atOrAfter:)`.
+    func first(_ key: LedgerScope.Key, atOrAfter instant: Int) -> Int? {
+        id(of: key).flatMap { first($0, atOrAfter: instant) }
     }
 
     /// See `count(_:in:)`.
@@ -331,7 +353,7 @@ public struct LedgerIndex: Sendable {
     /// range `(low, high)`.
     /// - Complexity: O(log n).
     public func firstPending(type: String, after low: Int, before high: Int) -> Int? {
-        guard let bucket = storage.pendingByType[type] else { return nil }
+        guard !storage.pendingByType.isEmpty, let bucket = storage.pendingByType[type] else { return nil }
         let index = Self.upperBound(bucket, low)
         return index < bucket.count && bucket[index] < high ? bucket[index] : nil
     }

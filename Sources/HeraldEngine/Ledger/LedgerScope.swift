@@ -21,3 +21,38 @@ public enum LedgerScope: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension LedgerScope {
+    /// A scope with its hash computed once (FNV-1a over its kind and names): the ledger's
+    /// scope table hashes one integer per lookup, and the engine builds the keys of a type's
+    /// fixed cap scopes once per bundle, so counting a cap hashes no string.
+    struct Key: Hashable, Sendable {
+        let scope: LedgerScope
+        let hash: Int
+
+        init(_ scope: LedgerScope) {
+            self.scope = scope
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            func mix(_ byte: UInt8) {
+                h ^= UInt64(byte)
+                h = h &* 0x100_0000_01b3
+            }
+            func mix(_ text: String) {
+                for byte in text.utf8 { mix(byte) }
+                mix(0xFF)
+            }
+            switch scope {
+            case .global: mix(0)
+            case .type(let t): mix(1); mix(t)
+            case .category(let c): mix(2); mix(c)
+            case .channel(let c): mix(3); mix(c)
+            case .subject(let s): mix(4); mix(s)
+            case .typeSubject(let t, let s): mix(5); mix(t); mix(s)
+            }
+            hash = Int(bitPattern: UInt(h))
+        }
+
+        static func == (a: Key, b: Key) -> Bool { a.hash == b.hash && a.scope == b.scope }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+}

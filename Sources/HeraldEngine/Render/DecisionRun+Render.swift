@@ -8,12 +8,12 @@ extension Engine {
     func renderValue(_ name: String, context: RequestContext, localDate instant: Int?) -> Value? {
         switch name {
         case "type": return .string(context.table.type.id)
-        case "subject": return .string(context.subject ?? context.request.userID)
+        case "subject": return .string(context.subject ?? context.userID)
         case "localDate":
             guard let instant else { return nil }
             return .string(CivilDate(days: context.prefs.zone.localDate(of: instant)).description)
         default:
-            guard let slot = context.table.paramSlots[name] else { return nil }
+            guard let slot = context.table.paramSlot(name) else { return nil }
             return context.paramValues[slot]
         }
     }
@@ -62,8 +62,9 @@ extension DecisionRun {
         if let template = type.idempotencyKey ?? type.dedupe?.key {
             return template.render { engine.renderValue($0, context: context, localDate: instant) }
         }
-        let subject = context.subject ?? request.userID
-        return "\(type.id):\(subject):\(CivilDate(days: zone.localDate(of: instant)))"
+        let subject = context.subject ?? context.userID
+        let date = CivilDate(days: zone.localDate(of: instant)).description
+        return TextBuffer.join(type.id, subject, date, separator: UInt8(ascii: ":"))
     }
 
     /// What the device shows for this type.
@@ -71,18 +72,20 @@ extension DecisionRun {
         let instant = deliverAt
         let context = context
         let engine = engine
-        let values: (String) -> Value? = { engine.renderValue($0, context: context, localDate: instant) }
+        let table = table
+        func value(_ name: String) -> Value? { engine.renderValue(name, context: context, localDate: instant) }
         var n = Decision.Notification()
-        if !type.silent, let copy = type.copy {
-            n.title = copy.title?.render(values)
-            n.subtitle = copy.subtitle?.render(values)
-            n.body = copy.body?.render(values)
-            n.lockscreen = copy.lockscreen?.render(values)
+        n.title = table.copyTitle?.render(value)
+        n.subtitle = table.copySubtitle?.render(value)
+        n.body = table.copyBody?.render(value)
+        n.lockscreen = table.copyLockscreen?.render(value)
+        if let link = table.staticLink {
+            n.link = link
+        } else if let link = table.type.link, let url = table.linkURL {
+            n.link = url.render { param in link.bindings.first { $0.param == param }?.value.render(value) }
         }
-        if let link = type.link { n.link = engine.renderLink(link, route: table.route, values: values) }
-        n.threadId = (type.threadId ?? table.category?.threadId)?.render(values) ?? type.category
-        let level = type.silent ? .passive : (type.interruption ?? table.category?.interruption ?? .active)
-        n.interruptionLevel = level.rawValue
+        n.threadId = table.threadIdTemplate?.render(value) ?? table.type.category
+        n.interruptionLevel = table.interruptionLevel
         n.badge = engine.badge(context)
         return n
     }

@@ -75,6 +75,7 @@ struct Compilation {
         // State and user reads compile to their index in `schemaFields` (the engine's slots).
         var slots: [[String]: Int] = [:]
         for (index, field) in schemaFields.enumerated() { slots[field.path] = index }
+        for builtin in BuiltinRead.allCases { slots[builtin.path] = builtin.rawValue }
         baseEnvironment?.slots = slots
         baseEnvironmentWithoutState?.slots = slots
         reasons = compileReasons()

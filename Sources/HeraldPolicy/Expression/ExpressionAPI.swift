@@ -243,3 +243,40 @@ extension EvaluationContext {
         sent(target, within: window)
     }
 }
+
+/// Built-in names an expression may read, bound to negative slots when a bundle compiles (the
+/// declared `state`/`user` fields take the slots from 0 up). An engine answers them with a
+/// switch on the slot instead of matching the path's names; a context that does not know a
+/// slot reads `value(at: path)`, so the binding never changes a value.
+public enum BuiltinRead: Int, CaseIterable, Sendable {
+    case now = -1
+    case triggerAt = -2
+    case subject = -3
+    case localDate = -4
+    case localWeekday = -5
+    case localTime = -6
+    case prefsTimezone = -7
+    case prefsPausedAll = -8
+    case prefsReminderTime = -9
+    case prefsMaxPerDay = -10
+    case prefsQuietHoursStart = -11
+    case prefsQuietHoursEnd = -12
+
+    /// The name path the slot stands for.
+    public var path: [String] {
+        switch self {
+        case .now: ["now"]
+        case .triggerAt: ["trigger", "at"]
+        case .subject: ["subject"]
+        case .localDate: ["local", "date"]
+        case .localWeekday: ["local", "weekday"]
+        case .localTime: ["local", "time"]
+        case .prefsTimezone: ["prefs", "timezone"]
+        case .prefsPausedAll: ["prefs", "pausedAll"]
+        case .prefsReminderTime: ["prefs", "reminderTime"]
+        case .prefsMaxPerDay: ["prefs", "maxPerDay"]
+        case .prefsQuietHoursStart: ["prefs", "quietHours", "start"]
+        case .prefsQuietHoursEnd: ["prefs", "quietHours", "end"]
+        }
+    }
+}

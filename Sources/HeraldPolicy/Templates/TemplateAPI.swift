@@ -72,11 +72,10 @@ public struct MessageTemplate: Sendable, Hashable {
     /// text). Plain text returns the template's own string without copying it.
     public func render(_ values: (String) -> Value?) -> String {
         if let literal = storage.literal { return literal }
-        var out = ""
-        // One allocation for the usual case: the rendered text is about as long as the source.
-        out.reserveCapacity(storage.source.utf8.count)
+        // The rendered text is usually about as long as the source: one buffer, grown rarely.
+        var out = TextBuffer(capacity: storage.source.utf8.count + 16)
         TemplatePart.render(storage.parts, values: values, number: nil, into: &out)
-        return out
+        return out.string
     }
 
     /// Whether the template is plain text (no placeholder).

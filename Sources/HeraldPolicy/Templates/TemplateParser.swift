@@ -36,12 +36,12 @@ indirect enum TemplatePart: Sendable, Hashable {
         }
     }
 
-    static func render(_ parts: [TemplatePart], values: (String) -> Value?, number: Int?, into out: inout String) {
+    static func render(_ parts: [TemplatePart], values: (String) -> Value?, number: Int?, into out: inout TextBuffer) {
         for part in parts {
             switch part {
-            case .text(let t): out += t
-            case .number: if let number { out += String(number) }
-            case .value(let name): out += text(of: values(name))
+            case .text(let t): out.append(t)
+            case .number: if let number { out.append(number) }
+            case .value(let name): out.append(text(of: values(name)))
             case .plural(let name, let branches):
                 guard case .int(let n)? = values(name) else {
                     if let other = branches.first(where: { $0.selector == "other" }) { render(other.parts, values: values, number: nil, into: &out) }
