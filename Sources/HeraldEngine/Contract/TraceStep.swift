@@ -58,7 +58,7 @@ public struct TraceStep: Sendable, Equatable {
         detailText = detail.map(TraceText.text)
     }
 
-    init(stage: Stage, outcome: Outcome, citation: Citation?, detailText: TraceText?) {
+    init(stage: Stage, outcome: Outcome, citation: consuming Citation?, detailText: consuming TraceText?) {
         self.stage = stage
         self.outcome = outcome
         self.citation = citation

@@ -116,7 +116,8 @@ struct DecisionRun {
         .request, .eligibility, .preferences, .permission, .suppression, .dedupe, .timing, .caps, .batching, .render,
     ]
 
-    mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: Citation? = nil, detail: TraceText? = nil) {
+    mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: consuming Citation? = nil,
+                       detail: consuming TraceText? = nil) {
         trace.append(TraceStep(stage: stage, outcome: outcome, citation: citation, detailText: detail))
     }
 
@@ -156,8 +157,8 @@ struct DecisionRun {
     }
 
     /// The decision, built in one step from what the stages found.
-    func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: String? = nil,
-                  batch: Decision.Batch? = nil, notification: Decision.Notification? = nil,
+    func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
+                  batch: consuming Decision.Batch? = nil, notification: consuming Decision.Notification? = nil,
                   rule: Decision.Rule?, cap: String? = nil) -> Decision {
         Decision(action: action, reason: reason, deliverAt: deliverAt, utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0,
                  type: type.id, category: type.category, channel: channel?.name, key: key, batch: batch,
@@ -178,8 +179,8 @@ struct DecisionRun {
         let notification = render()
         step(.render, .pass, detail: .quoted("on ", channel?.name ?? ""))
         let key = idempotencyKey(at: deliverAt)
-        return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: key,
-                        notification: notification, rule: timingRule)
+        return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key,
+                        notification: consume notification, rule: timingRule)
     }
 
     mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after index: Int) -> Decision {
@@ -189,8 +190,8 @@ struct DecisionRun {
         let notification = render()
         step(.render, .pass, detail: .text("member notification for flush"))
         let key = idempotencyKey(at: deliverAt)
-        return decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: key, batch: batch,
-                        notification: notification, rule: rule(of: verdict), cap: verdict.cap)
+        return decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: consume key, batch: batch,
+                        notification: consume notification, rule: rule(of: verdict), cap: verdict.cap)
     }
 
     // MARK: 1. Request check

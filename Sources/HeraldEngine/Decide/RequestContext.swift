@@ -46,7 +46,7 @@ final class RequestContext: EvaluationContext {
     let now: Int
     let prefs: EffectivePreferences
     /// Indexed like `engine.fields`; nil: absent.
-    let fieldValues: [Value?]
+    let fieldValues: SlotValues
     /// Indexed like `table.type.params`; nil: absent.
     let paramValues: [Value?]
     let ledger: LedgerIndex
@@ -54,7 +54,7 @@ final class RequestContext: EvaluationContext {
     var subject: String?
 
     init(engine: Engine, table: TypeTable, request: DecisionRequest, now: Int, prefs: EffectivePreferences,
-         fieldValues: [Value?], paramValues: [Value?], ledger: LedgerIndex, subject: String?) {
+         fieldValues: SlotValues, paramValues: [Value?], ledger: LedgerIndex, subject: String?) {
         self.engine = engine
         self.table = table
         at = request.at
@@ -225,14 +225,14 @@ extension Engine {
     /// The request's `state` and `user` converted by the declared schema. Wrong types and
     /// unknown fields are request errors; absent fields stay nil (`missing_data` later, and
     /// only when an expression needs them).
-    func schemaValues(_ request: DecisionRequest, errors: inout [RequestError]) -> [Value?] {
+    func schemaValues(_ request: DecisionRequest, errors: inout [RequestError]) -> SlotValues {
         schemaValues(state: request.state, user: request.user, errors: &errors)
     }
 
     /// `schemaValues` of a request's `state` and `user` objects.
     /// - Complexity: one hashed lookup per member present; paths are built only for errors.
-    func schemaValues(state: JSON, user: JSON, errors: inout [RequestError]) -> [Value?] {
-        var values = [Value?](repeating: nil, count: fields.count)
+    func schemaValues(state: JSON, user: JSON, errors: inout [RequestError]) -> SlotValues {
+        var values = SlotValues(count: fields.count)
         var reader = ValueReader()
         reader.object(state, node: core.stateSlots, into: &values)
         reader.object(user, node: core.userSlots, skipping: "id", into: &values)
@@ -266,7 +266,7 @@ struct ValueReader {
 
     /// Converts the members of `json` by the schema `node`; `skipping` names a member that
     /// is not part of the schema (the user's `id`).
-    mutating func object(_ json: JSON, node: SchemaSlotNode, skipping: String? = nil, into values: inout [Value?]) {
+    mutating func object(_ json: JSON, node: SchemaSlotNode, skipping: String? = nil, into values: inout SlotValues) {
         guard case .object(let members) = json else {
             fail(node.path, "an object", json)
             return
@@ -283,9 +283,9 @@ struct ValueReader {
             switch child {
             case .object(let inner):
                 object(member.value, node: inner, into: &values)
-            case .value(let slot, let type, let path):
-                let value = convert(member.value, as: type, path: path)
-                if slot >= 0 { values[slot] = value }
+            case .value(let leaf):
+                let value = convert(member.value, as: leaf.type, path: leaf.path)
+                values.set(leaf.slot, value)
             }
         }
     }
@@ -388,8 +388,7 @@ private extension String {
 final class SchemaSlotNode: Sendable {
     enum Child: Sendable {
         case object(SchemaSlotNode)
-        /// The slot in `Engine.fields`, the declared type and the dotted path (for errors).
-        case value(slot: Int, type: ValueType, path: String)
+        case value(SchemaSlotLeaf)
     }
 
     /// The dotted path of this object (`state.maintenance`).
@@ -419,12 +418,68 @@ final class SchemaSlotNode: Sendable {
             case .value(let type):
                 // Every declared leaf has a slot; one without would be a compiler bug, and
                 // then the value is read (type-checked) and dropped.
-                children[name] = .value(slot: slots[childPath] ?? -1, type: type, path: childPath.joined(separator: "."))
+                children[name] = .value(SchemaSlotLeaf(slot: slots[childPath] ?? -1, type: type, path: childPath.joined(separator: ".")))
             }
         }
         self.children = children
         let sorted = children.keys.sorted()
         names = sorted
         list = sorted.map { children[$0]! }
+    }
+}
+
+/// A declared leaf of the `state`/`user` schema: its slot in `Engine.fields`, its declared
+/// type and its dotted path (for errors). A class, so walking a request retains one reference.
+final class SchemaSlotLeaf: Sendable {
+    let slot: Int
+    let type: ValueType
+    let path: String
+
+    init(slot: Int, type: ValueType, path: String) {
+        self.slot = slot
+        self.type = type
+        self.path = path
+    }
+}
+
+/// The request's converted `state`/`user` values by schema slot, stored sparsely: a slot →
+/// position table of plain integers and only the values present. A bundle declares dozens of
+/// fields and a request carries a few; releasing a decision then destroys the few values, not
+/// one optional per declared field.
+struct SlotValues {
+    private var positions: [Int32]
+    private var values: [Value] = []
+
+    /// `count` empty slots.
+    init(count: Int) {
+        positions = [Int32](repeating: -1, count: count)
+    }
+
+    var count: Int { positions.count }
+
+    /// The value at `slot`; nil: absent (or out of range).
+    @inline(__always)
+    subscript(slot: Int) -> Value? {
+        guard slot >= 0, slot < positions.count else { return nil }
+        let position = Int(positions[slot])
+        return position < 0 ? nil : values[position]
+    }
+
+    /// Sets `slot` (nil: absent). A slot set twice keeps the later value.
+    mutating func set(_ slot: Int, _ value: Value?) {
+        guard slot >= 0, slot < positions.count else { return }
+        let position = Int(positions[slot])
+        guard let value else {
+            // Absent again: the stale value stays unreferenced until the decision ends.
+            positions[slot] = -1
+            return
+        }
+        if position >= 0 {
+            values[position] = value
+        } else {
+            if values.isEmpty { values.reserveCapacity(min(positions.count, 8)) }
+            positions[slot] = Int32(values.count)
+            values.append(value)
+        }
     }
 }

@@ -35,27 +35,28 @@ public struct LedgerIndex: Sendable {
 
     private final class Storage: @unchecked Sendable {
         // Mutated only through `LedgerIndex`'s mutating methods, after `makeUnique()`:
-        // a shared storage is never written.
+        // a shared storage is never written, and a unique one only by its one owner, so the
+        // runtime's exclusivity checks (a call per property access) are skipped.
         let counting: Set<HistoryEntry.Status>
         let countsDefaults: Bool
         let categoryOf: @Sendable (String) -> String?
-        var ids: [LedgerScope.Key: Int] = [LedgerScope.Key(.global): 0]
-        var buckets: [[Int]] = [[]]
+        @exclusivity(unchecked) var ids: [LedgerScope.Key: Int] = [LedgerScope.Key(.global): 0]
+        @exclusivity(unchecked) var buckets: [[Int]] = [[]]
         /// The delivery instant of each non-cancelled key (its first entry); later entries with
         /// the same key go to `keyMore`.
-        var keyFirst: [String: Int] = [:]
-        var keyMore: [String: [Int]] = [:]
+        @exclusivity(unchecked) var keyFirst: [String: Int] = [:]
+        @exclusivity(unchecked) var keyMore: [String: [Int]] = [:]
         /// Every batch key of a non-cancelled entry.
-        var batchKeys: Set<String> = []
+        @exclusivity(unchecked) var batchKeys: Set<String> = []
         /// Scheduled entries in no batch yet, by type: sorted instants (batching looks for a
         /// pending member to batch with).
-        var pendingByType: [String: [Int]] = [:]
-        var entries: [HistoryEntry]
+        @exclusivity(unchecked) var pendingByType: [String: [Int]] = [:]
+        @exclusivity(unchecked) var entries: [HistoryEntry]
         /// The instant representing each batch in the global bucket (its earliest member).
-        var batchStarts: [String: Int] = [:]
+        @exclusivity(unchecked) var batchStarts: [String: Int] = [:]
         /// Every entry (any status) by type or category and status: sorted instants, for
         /// `sent(target, window, [statuses])`.
-        var byStatus: [StatusScope: [Int]] = [:]
+        @exclusivity(unchecked) var byStatus: [StatusScope: [Int]] = [:]
 
         init(counting: Set<HistoryEntry.Status>, categoryOf: @escaping @Sendable (String) -> String?, entries: [HistoryEntry]) {
             self.counting = counting
@@ -394,22 +395,26 @@ public struct LedgerIndex: Sendable {
 
     /// The first index whose value is `>= value`.
     private static func lowerBound(_ a: [Int], _ value: Int) -> Int {
-        var low = 0, high = a.count
-        while low < high {
-            let mid = low + (high - low) / 2
-            if a[mid] < value { low = mid + 1 } else { high = mid }
+        a.withUnsafeBufferPointer { b in
+            var low = 0, high = b.count
+            while low < high {
+                let mid = low &+ (high &- low) >> 1
+                if b[mid] < value { low = mid &+ 1 } else { high = mid }
+            }
+            return low
         }
-        return low
     }
 
     /// The first index whose value is `> value`.
     private static func upperBound(_ a: [Int], _ value: Int) -> Int {
-        var low = 0, high = a.count
-        while low < high {
-            let mid = low + (high - low) / 2
-            if a[mid] <= value { low = mid + 1 } else { high = mid }
+        a.withUnsafeBufferPointer { b in
+            var low = 0, high = b.count
+            while low < high {
+                let mid = low &+ (high &- low) >> 1
+                if b[mid] <= value { low = mid &+ 1 } else { high = mid }
+            }
+            return low
         }
-        return low
     }
 
     private static func insertSorted(_ a: inout [Int], _ value: Int) {

@@ -96,7 +96,7 @@ struct PromptContext: EvaluationContext {
     let now: Int
     let prefs: EffectivePreferences
     /// Indexed like `engine.fields`; nil: absent.
-    let fieldValues: [Value?]
+    let fieldValues: SlotValues
     let ledger: LedgerIndex
 
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
@@ -105,7 +105,7 @@ struct PromptContext: EvaluationContext {
 
     /// A `state`/`user` read the compiler bound to its index in `schemaFields`.
     func value(slot: Int, path: [String]) -> Value? {
-        fieldValues.indices.contains(slot) ? fieldValues[slot] : value(at: path)
+        slot >= 0 && slot < fieldValues.count ? fieldValues[slot] : value(at: path)
     }
 
     func value(at path: [String]) -> Value? {

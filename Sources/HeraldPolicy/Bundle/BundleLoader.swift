@@ -46,7 +46,7 @@ public enum BundleLoader {
             policyPaths = [root]
             loaded.directoryName = directoryName(parent(of: root))
         }
-        let policyDocuments = policyPaths.compactMap { read($0, sources: &sources, order: &order, diagnostics: &diagnostics) }
+        let policyDocuments = read(policyPaths, sources: &sources, order: &order, diagnostics: &diagnostics)
 
         // The policy's catalog, loaded first so that catalog entries come first.
         var catalogDocuments: [YAMLNode] = []
@@ -63,7 +63,7 @@ public enum BundleLoader {
                 if paths.isEmpty {
                     diagnostics.error(.emptyBundle, "catalog directory `\(scalar.value)` holds no `.yaml` or `.yml` files", at: catalogPair.value.span)
                 }
-                catalogDocuments = paths.compactMap { read($0, sources: &sources, order: &order, diagnostics: &diagnostics) }
+                catalogDocuments = read(paths, sources: &sources, order: &order, diagnostics: &diagnostics)
             }
         }
         if catalogPair == nil, !policyPaths.isEmpty, !diagnostics.hasErrors,
@@ -86,26 +86,62 @@ public enum BundleLoader {
         return loaded
     }
 
-    /// Reads and parses one file; nil when it has no document.
-    private static func read(_ path: String, sources: inout [String: SourceFile], order: inout [String],
-                             diagnostics: inout Diagnostics) -> YAMLNode? {
-        guard sources[path] == nil else { return nil }
+    /// Reads files and parses them, the parsing spread over the machine's cores (files are
+    /// independent); documents and diagnostics come back in the order of `paths`, as if read
+    /// one by one. A path already read, unreadable or without a document gives no document.
+    private static func read(_ paths: [String], sources: inout [String: SourceFile], order: inout [String],
+                             diagnostics: inout Diagnostics) -> [YAMLNode] {
+        enum Read {
+            case failed(Diagnostic)
+            case file(Int)
+        }
+        var reads: [Read] = []
+        var files: [SourceFile] = []
+        for path in paths where sources[path] == nil {
+            switch readFile(path) {
+            case .success(let file):
+                sources[path] = file
+                order.append(path)
+                reads.append(.file(files.count))
+                files.append(file)
+            case .failure(let problem):
+                reads.append(.failed(problem.diagnostic))
+            }
+        }
+        let results = parse(files)
+        var documents: [YAMLNode] = []
+        for read in reads {
+            switch read {
+            case .failed(let diagnostic):
+                diagnostics.append(diagnostic)
+            case .file(let index):
+                diagnostics.append(contentsOf: results[index].diagnostics)
+                if let root = results[index].root { documents.append(root) }
+            }
+        }
+        return documents
+    }
+
+    private struct ReadProblem: Error {
+        var diagnostic: Diagnostic
+    }
+
+    /// One file's bytes, or why it cannot be read.
+    private static func readFile(_ path: String) -> Result<SourceFile, ReadProblem> {
         // Only regular files are read: a FIFO or device named `x.yaml` would block or never end.
         let kind = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
         guard kind == .typeRegular else {
-            diagnostics.error(.unreadableFile, "cannot read `\(path)`: not a regular file", at: nil)
-            return nil
+            return .failure(ReadProblem(diagnostic: Diagnostic(.unreadableFile, "cannot read `\(path)`: not a regular file", at: nil, severity: .error)))
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            diagnostics.error(.unreadableFile, "cannot read `\(path)`", at: nil)
-            return nil
+            return .failure(ReadProblem(diagnostic: Diagnostic(.unreadableFile, "cannot read `\(path)`", at: nil, severity: .error)))
         }
-        let file = SourceFile(path: path, bytes: [UInt8](data))
-        sources[path] = file
-        order.append(path)
-        let result = YAMLReader.read(file)
-        diagnostics.append(contentsOf: result.diagnostics)
-        return result.root
+        return .success(SourceFile(path: path, bytes: [UInt8](data)))
+    }
+
+    /// Parses files concurrently (one libyaml parser each); results in the order given.
+    private static func parse(_ files: [SourceFile]) -> [YAMLDocumentResult] {
+        Concurrently.map(files) { YAMLReader.read($0) }
     }
 
     /// The `.yaml`/`.yml` files directly in `directory`, sorted by name, as joined paths.

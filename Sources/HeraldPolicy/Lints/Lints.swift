@@ -14,9 +14,16 @@ public enum Lints {
         ("lock-screen", lockScreen),
     ]
 
+    /// Runs every pass. The passes are independent and run concurrently; their diagnostics
+    /// come back in pass order, so the result is the same as running them one by one.
     public static func run(_ bundle: PolicyBundle) -> Diagnostics {
+        let found = Concurrently.map(passes.map(\.run)) { pass in
+            var diagnostics = Diagnostics()
+            pass(bundle, &diagnostics)
+            return diagnostics
+        }
         var diagnostics = Diagnostics()
-        for pass in passes { pass.run(bundle, &diagnostics) }
+        for part in found { diagnostics.append(contentsOf: part) }
         return diagnostics
     }
 

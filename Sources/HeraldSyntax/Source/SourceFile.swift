@@ -51,8 +51,23 @@ public struct SourceFile: Sendable, Hashable {
 
     /// The 1-based position of a byte offset (columns in Unicode scalars).
     public func location(ofOffset offset: Int) -> SourceLocation {
+        var hint = 0
+        return location(hint: &hint, ofOffset: offset)
+    }
+
+    /// `location(ofOffset:)` for a reader that walks the file forward: `hint` is the line
+    /// (1-based) of the offset asked before, and positions on that line or the next few are
+    /// found without a search. The hint is updated; 0 means none.
+    public func location(hint: inout Int, ofOffset offset: Int) -> SourceLocation {
         let clamped = max(0, min(offset, bytes.count))
-        let line = line(containingOffset: clamped)
+        var line = 0
+        if hint >= 1, hint <= lineStarts.count, lineStarts[hint - 1] <= clamped {
+            var candidate = hint
+            while candidate < lineStarts.count, lineStarts[candidate] <= clamped, candidate < hint + 4 { candidate += 1 }
+            if candidate == lineStarts.count || lineStarts[candidate] > clamped { line = candidate }
+        }
+        if line == 0 { line = self.line(containingOffset: clamped) }
+        hint = line
         let start = lineStarts[line - 1]
         var column = 1
         var index = start

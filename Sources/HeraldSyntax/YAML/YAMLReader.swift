@@ -63,6 +63,8 @@ private struct EventReader {
     let base: Int
     /// A moving cursor converting libyaml's character indexes into byte offsets.
     var cursorChar = 0
+    /// The line of the last position computed (`SourceFile.location(hint:ofOffset:)`).
+    var lineHint = 0
     var cursorByte: Int
 
     init(file: SourceFile, limits: YAMLLimits) {
@@ -127,7 +129,7 @@ private struct EventReader {
     }
 
     mutating func location(_ mark: yaml_mark_t) -> SourceLocation {
-        file.location(ofOffset: byteOffset(ofCharIndex: Int(mark.index)))
+        file.location(hint: &lineHint, ofOffset: byteOffset(ofCharIndex: Int(mark.index)))
     }
 
     mutating func span(_ start: yaml_mark_t, _ end: yaml_mark_t) -> SourceSpan {
@@ -192,7 +194,7 @@ private struct EventReader {
             return YAMLDocumentResult(root: nil, diagnostics: diagnostics)
         }
         if let bad = EventReader.firstInvalidUTF8(bytes) {
-            let at = file.location(ofOffset: bad)
+            let at = file.location(hint: &lineHint, ofOffset: bad)
             report(.yamlInvalidUTF8,
                    "invalid UTF-8 byte `0x\(String(bytes[bad], radix: 16, uppercase: true))`; save the file as UTF-8",
                    at: SourceSpan(at: at))
@@ -367,13 +369,13 @@ private struct EventReader {
             let blank = i >= bytes.count || bytes[i] == 0x0A || bytes[i] == 0x0D
             if !blank, i < bytes.count, bytes[i] == 0x09 {
                 report(.yamlTabIndentation, "tab character where YAML allows only spaces; indent with spaces",
-                       at: SourceSpan(at: file.location(ofOffset: i)))
+                       at: SourceSpan(at: file.location(hint: &lineHint, ofOffset: i)))
                 return
             }
             if !blank, spaces < column, !(line == node.span.end.line && i >= node.span.end.offset - 1 && spaces >= column - 1 && node.scalar == nil) {
                 report(.yamlSyntax,
                        "invalid YAML: this continuation line must be indented more than the line that starts the value",
-                       at: SourceSpan(at: file.location(ofOffset: i)))
+                       at: SourceSpan(at: file.location(hint: &lineHint, ofOffset: i)))
                 return
             }
             line += 1
@@ -404,7 +406,7 @@ private struct EventReader {
                     continue
                 }
                 report(.yamlSyntax, "invalid YAML: a comment needs a space before `#`",
-                       at: SourceSpan(at: file.location(ofOffset: i)))
+                       at: SourceSpan(at: file.location(hint: &lineHint, ofOffset: i)))
                 return
             }
             atLineStart = b == 0x0A || b == 0x0D
@@ -478,14 +480,30 @@ private struct EventReader {
 
     /// What a plain scalar resolves to under YAML 1.2's core schema, when not a string.
     func nonStringKind(_ v: String) -> String? {
-        if v == "true" || v == "false" || v == "True" || v == "False" || v == "TRUE" || v == "FALSE" { return "a boolean" }
-        if nonStrictBooleans.contains(v.lowercased()) { return "a boolean in YAML 1.1" }
-        var digits = Substring(v)
-        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
-        if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return "a number" }
-        if !digits.isEmpty, digits.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." }),
-           digits.filter({ $0 == "." }).count == 1, digits.count > 1 { return "a number" }
-        return nil
+        // Keys are checked by their bytes: almost every key starts with a letter that no
+        // boolean or number starts with, and is rejected at the first byte.
+        let bytes = v.utf8
+        guard let first = bytes.first else { return nil }
+        switch first {
+        case UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"),
+             UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"),
+             UInt8(ascii: "o"), UInt8(ascii: "O"):
+            if v == "true" || v == "false" || v == "True" || v == "False" || v == "TRUE" || v == "FALSE" { return "a boolean" }
+            guard bytes.count <= 3 else { return nil }
+            return nonStrictBooleans.contains(v.lowercased()) ? "a boolean in YAML 1.1" : nil
+        case UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
+            var digits = bytes[...]
+            if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+            guard !digits.isEmpty else { return nil }
+            var dots = 0
+            for byte in digits {
+                if byte == UInt8(ascii: ".") { dots += 1 } else if !(UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) { return nil }
+            }
+            if dots == 0 { return "a number" }
+            return dots == 1 && digits.count > 1 ? "a number" : nil
+        default:
+            return nil
+        }
     }
 
     mutating func scalarNode(_ event: yaml_event_t) -> YAMLNode {
@@ -514,7 +532,7 @@ private struct EventReader {
             var i = nodeSpan.start.offset
             while i < bytes.count, [UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[i]) || (0x30...0x39).contains(bytes[i]) { i += 1 }
             if i < bytes.count, bytes[i] == 0x23 {
-                report(.yamlSyntax, "invalid YAML: a comment needs a space before `#`", at: SourceSpan(at: file.location(ofOffset: i)))
+                report(.yamlSyntax, "invalid YAML: a comment needs a space before `#`", at: SourceSpan(at: file.location(hint: &lineHint, ofOffset: i)))
             }
         }
         if style == .plain, data.tag == nil {
@@ -534,20 +552,20 @@ private struct EventReader {
     /// Maps value offsets to file positions. Exact for single-line plain and quoted scalars
     /// (escapes accounted for); for block and multi-line scalars, anchored at the first
     /// content character.
-    func scalarPositions(style: YAMLScalar.Style, value: String, startOffset: Int, endOffset: Int) -> ScalarPositions {
+    mutating func scalarPositions(style: YAMLScalar.Style, value: String, startOffset: Int, endOffset: Int) -> ScalarPositions {
         let bytes = file.bytes
         switch style {
         case .plain:
             // One anchor per non-ASCII character, so columns (which count characters) stay
             // exact after `é` or an emoji; ASCII runs need none.
-            var anchors = [ScalarPositions.Anchor(valueOffset: 0, location: file.location(ofOffset: startOffset))]
+            var anchors = [ScalarPositions.Anchor(valueOffset: 0, location: file.location(hint: &lineHint, ofOffset: startOffset))]
             var src = startOffset
             let end = min(endOffset, bytes.count)
             while src < end, bytes[src] != 0x0A, bytes[src] != 0x0D {
                 let width = utf8Width(bytes[src])
                 src += width
                 if width > 1 {
-                    anchors.append(.init(valueOffset: src - startOffset, location: file.location(ofOffset: min(src, bytes.count))))
+                    anchors.append(.init(valueOffset: src - startOffset, location: file.location(hint: &lineHint, ofOffset: min(src, bytes.count))))
                 }
             }
             return ScalarPositions(anchors: anchors)
@@ -558,12 +576,12 @@ private struct EventReader {
             if i < bytes.count, bytes[i] == 0x0D { i += 1 }
             if i < bytes.count, bytes[i] == 0x0A { i += 1 }
             while i < bytes.count, bytes[i] == 0x20 { i += 1 }
-            return ScalarPositions(start: file.location(ofOffset: min(i, bytes.count)))
+            return ScalarPositions(start: file.location(hint: &lineHint, ofOffset: min(i, bytes.count)))
         case .singleQuoted, .doubleQuoted:
             var anchors: [ScalarPositions.Anchor] = []
             var src = startOffset + 1
             var val = 0
-            anchors.append(.init(valueOffset: 0, location: file.location(ofOffset: src)))
+            anchors.append(.init(valueOffset: 0, location: file.location(hint: &lineHint, ofOffset: src)))
             let end = max(src, endOffset - 1)
             let quote: UInt8 = style == .singleQuoted ? 0x27 : 0x22
             while src < end {
@@ -572,7 +590,7 @@ private struct EventReader {
                 if style == .singleQuoted, b == quote, src + 1 < end, bytes[src + 1] == quote {
                     src += 2
                     val += 1
-                    anchors.append(.init(valueOffset: val, location: file.location(ofOffset: src)))
+                    anchors.append(.init(valueOffset: val, location: file.location(hint: &lineHint, ofOffset: src)))
                     continue
                 }
                 if style == .doubleQuoted, b == 0x5C, src + 1 < end {
@@ -590,7 +608,7 @@ private struct EventReader {
                     }
                     src += srcLen
                     val += valLen
-                    anchors.append(.init(valueOffset: val, location: file.location(ofOffset: min(src, bytes.count))))
+                    anchors.append(.init(valueOffset: val, location: file.location(hint: &lineHint, ofOffset: min(src, bytes.count))))
                     continue
                 }
                 // One source byte is one value byte (UTF-8 passes through unchanged); after a
@@ -599,7 +617,7 @@ private struct EventReader {
                 src += width
                 val += width
                 if width > 1 {
-                    anchors.append(.init(valueOffset: val, location: file.location(ofOffset: min(src, bytes.count))))
+                    anchors.append(.init(valueOffset: val, location: file.location(hint: &lineHint, ofOffset: min(src, bytes.count))))
                 }
             }
             return ScalarPositions(anchors: anchors)
@@ -646,7 +664,7 @@ private struct EventReader {
         let context = parser.context.map { String(cString: $0) }
         let at: SourceLocation
         if parser.error == YAML_READER_ERROR {
-            at = file.location(ofOffset: base + Int(parser.problem_offset))
+            at = file.location(hint: &lineHint, ofOffset: base + Int(parser.problem_offset))
         } else {
             at = location(parser.problem_mark)
         }
