@@ -290,8 +290,21 @@ final class CapPlan: Sendable {
     let rule: Decision.Rule
     var citation: Citation { rule.citation }
 
+    /// The cap's fields the caps stage reads on every decision, copied out once so the stage
+    /// never copies the whole `Cap`.
+    let id: String
+    let max: CapLimit?
+    let per: CapWindow?
+    let cooldown: Int?
+    let over: CapOverflow
+
     init(cap: Cap, fixedScopes: [LedgerScope]?) {
         self.cap = cap
+        id = cap.id
+        max = cap.max
+        per = cap.per
+        cooldown = cap.cooldown
+        over = cap.over
         self.fixedScopes = fixedScopes?.map(LedgerScope.Key.init)
         defaultCounts = cap.counts == CountedStatus.defaults
         reason = cap.per == nil ? "cooldown" : "rate_limited"

@@ -58,7 +58,8 @@ public struct TraceStep: Sendable, Equatable {
         detailText = detail.map(TraceText.text)
     }
 
-    init(stage: Stage, outcome: Outcome, citation: consuming Citation?, detailText: consuming TraceText?) {
+    @inline(__always)
+    init(stage: consuming Stage, outcome: Outcome, citation: consuming Citation?, detailText: consuming TraceText?) {
         self.stage = stage
         self.outcome = outcome
         self.citation = citation

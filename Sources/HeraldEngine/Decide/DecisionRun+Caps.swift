@@ -19,17 +19,16 @@ extension DecisionRun {
             for plan in table.capPlans {
                 guard let scopes = scopes(of: plan), let over = isOver(plan, scopes: scopes, at: deliverAt) else { continue }
                 guard over.over else { continue }
-                let cap = plan.cap
                 let reason = plan.reason
-                switch cap.over {
+                switch plan.over {
                 case .suppress:
-                    return Verdict(reason: reason, citation: plan.citation, cap: cap.id, detail: over.note)
+                    return Verdict(reason: reason, citation: plan.citation, cap: plan.id, detail: over.note)
                 case .defer:
                     guard let next = nextFree(plan, scopes: scopes, from: deliverAt), next > deliverAt else {
-                        return Verdict(reason: reason, citation: plan.citation, cap: cap.id,
+                        return Verdict(reason: reason, citation: plan.citation, cap: plan.id,
                                        detail: Self.append(over.note, "; no later instant has room"))
                     }
-                    capMoves.append((cap.id, deliverAt, next))
+                    capMoves.append((plan.id, deliverAt, next))
                     deliverAt = next
                     scheduleReason = "burst_spacing"
                     timingRule = plan.rule
@@ -41,12 +40,12 @@ extension DecisionRun {
                 case .batch(let groupName):
                     guard let group = engine.bundle.batching[groupName] else { continue }
                     batch = batchSlot(BatchPlan(group), at: deliverAt, forced: true)
-                    return Verdict(reason: "batched", citation: plan.citation, cap: cap.id,
+                    return Verdict(reason: "batched", citation: plan.citation, cap: plan.id,
                                    detail: Self.append(over.note, "; batched into `\(groupName)`"))
                 case .digest(let name):
                     guard let digest = engine.bundle.digests[name] else { continue }
                     batch = digestSlot(digest, at: deliverAt)
-                    return Verdict(reason: "batched", citation: plan.citation, cap: cap.id,
+                    return Verdict(reason: "batched", citation: plan.citation, cap: plan.id,
                                    detail: Self.append(over.note, "; held for digest `\(name)`"))
                 }
             }
@@ -101,7 +100,7 @@ extension DecisionRun {
     }
 
     func limit(of plan: CapPlan) -> Int? {
-        switch plan.cap.max {
+        switch plan.max {
         case .fixed(let n)?: return n
         case .expression(let e)?:
             if case .int(let n) = e.evaluate(context) { return n }
@@ -115,7 +114,7 @@ extension DecisionRun {
     mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int) -> (over: Bool, note: TraceText)? {
         let index = ledger(for: plan)
         let zone = zone
-        if let cooldown = plan.cap.cooldown {
+        if let cooldown = plan.cooldown {
             for scope in scopes {
                 if let last = index.last(scope, before: t + 1), t - last < cooldown {
                     return (true, .lazy { "last in \(scope.scope) at \(Self.localClock(last, zone)), cooldown \(Self.duration(cooldown))" })
@@ -124,9 +123,9 @@ extension DecisionRun {
                     return (true, .lazy { "next in \(scope.scope) at \(Self.localClock(next, zone)), cooldown \(Self.duration(cooldown))" })
                 }
             }
-            if plan.cap.per == nil { return (false, .text("")) }
+            if plan.per == nil { return (false, .text("")) }
         }
-        guard let per = plan.cap.per, let max = limit(of: plan) else { return nil }
+        guard let per = plan.per, let max = limit(of: plan) else { return nil }
         let range = countRange(per, at: t)
         var count = 0
         for scope in scopes { count += index.count(scope, in: range) }
@@ -158,12 +157,11 @@ extension DecisionRun {
     /// The earliest instant after `t` at which the cap has room, or nil (lifetime caps).
     mutating func nextFree(_ plan: CapPlan, scopes: [LedgerScope.Key], from t: Int) -> Int? {
         let index = ledger(for: plan)
-        let cap = plan.cap
         var candidate = t
         for _ in 0 ..< 512 {
             guard let verdict = isOver(plan, scopes: scopes, at: candidate), verdict.over else { return candidate }
             var next: Int?
-            if let cooldown = cap.cooldown {
+            if let cooldown = plan.cooldown {
                 for scope in scopes {
                     if let last = index.last(scope, before: candidate + 1), candidate - last < cooldown {
                         next = Swift.max(next ?? Int.min, last + cooldown)
@@ -173,7 +171,7 @@ extension DecisionRun {
                     }
                 }
             }
-            if next == nil, let per = cap.per {
+            if next == nil, let per = plan.per {
                 switch per {
                 case .lifetime: return nil
                 case .duration(let d):

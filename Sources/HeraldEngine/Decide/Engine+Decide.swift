@@ -116,7 +116,8 @@ struct DecisionRun {
         .request, .eligibility, .preferences, .permission, .suppression, .dedupe, .timing, .caps, .batching, .render,
     ]
 
-    mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: consuming Citation? = nil,
+    @inline(__always)
+    mutating func step(_ stage: consuming TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: consuming Citation? = nil,
                        detail: consuming TraceText? = nil) {
         trace.append(TraceStep(stage: stage, outcome: outcome, citation: citation, detailText: detail))
     }

@@ -48,13 +48,13 @@ final class RequestContext: EvaluationContext {
     /// Indexed like `engine.fields`; nil: absent.
     let fieldValues: SlotValues
     /// Indexed like `table.type.params`; nil: absent.
-    let paramValues: [Value?]
+    let paramValues: SlotValues
     let ledger: LedgerIndex
     /// The subject (type's `subject` template, else the request's).
     var subject: String?
 
     init(engine: Engine, table: TypeTable, request: DecisionRequest, now: Int, prefs: EffectivePreferences,
-         fieldValues: SlotValues, paramValues: [Value?], ledger: LedgerIndex, subject: String?) {
+         fieldValues: SlotValues, paramValues: SlotValues, ledger: LedgerIndex, subject: String?) {
         self.engine = engine
         self.table = table
         at = request.at
@@ -241,8 +241,8 @@ extension Engine {
     }
 
     /// The request's `params` converted by the type's declared params.
-    func paramValues(_ request: DecisionRequest, table: TypeTable, errors: inout [RequestError]) -> [Value?] {
-        var values = [Value?](repeating: nil, count: table.type.params.count)
+    func paramValues(_ request: DecisionRequest, table: TypeTable, errors: inout [RequestError]) -> SlotValues {
+        var values = SlotValues(count: table.type.params.count)
         var reader = ValueReader()
         guard let members = request.params.members else { return values }
         for member in members {
@@ -253,7 +253,7 @@ extension Engine {
                 reader.errors.append(RequestError(path: "params.\(member.key)", message: message))
                 continue
             }
-            values[slot] = reader.convert(member.value, as: table.type.params[slot].type, path: "params.\(member.key)")
+            values.set(slot, reader.convert(member.value, as: table.type.params[slot].type, path: "params.\(member.key)"))
         }
         errors += reader.errors
         return values
@@ -442,44 +442,85 @@ final class SchemaSlotLeaf: Sendable {
     }
 }
 
-/// The request's converted `state`/`user` values by schema slot, stored sparsely: a slot →
-/// position table of plain integers and only the values present. A bundle declares dozens of
-/// fields and a request carries a few; releasing a decision then destroys the few values, not
-/// one optional per declared field.
+/// Converted request values by slot (schema fields, or a type's params), kept inline: a
+/// request carries a handful of values, so the first eight live in the struct itself (no
+/// allocation, and nothing to look up in the runtime's generic type caches); more go to a
+/// dictionary. A slot holds at most one value; absent slots read as nil.
 struct SlotValues {
-    private var positions: [Int32]
-    private var values: [Value] = []
+    /// Slots are `0 ..< count`.
+    let count: Int
+    private var s0 = -1, s1 = -1, s2 = -1, s3 = -1, s4 = -1, s5 = -1, s6 = -1, s7 = -1
+    private var v0 = Value.null, v1 = Value.null, v2 = Value.null, v3 = Value.null
+    private var v4 = Value.null, v5 = Value.null, v6 = Value.null, v7 = Value.null
+    private var more: [Int: Value] = [:]
 
     /// `count` empty slots.
     init(count: Int) {
-        positions = [Int32](repeating: -1, count: count)
+        self.count = count
     }
-
-    var count: Int { positions.count }
 
     /// The value at `slot`; nil: absent (or out of range).
     @inline(__always)
     subscript(slot: Int) -> Value? {
-        guard slot >= 0, slot < positions.count else { return nil }
-        let position = Int(positions[slot])
-        return position < 0 ? nil : values[position]
+        guard slot >= 0 else { return nil }
+        if s0 == slot { return v0 }
+        if s1 == slot { return v1 }
+        if s2 == slot { return v2 }
+        if s3 == slot { return v3 }
+        if s4 == slot { return v4 }
+        if s5 == slot { return v5 }
+        if s6 == slot { return v6 }
+        if s7 == slot { return v7 }
+        return more.isEmpty ? nil : more[slot]
     }
 
     /// Sets `slot` (nil: absent). A slot set twice keeps the later value.
     mutating func set(_ slot: Int, _ value: Value?) {
-        guard slot >= 0, slot < positions.count else { return }
-        let position = Int(positions[slot])
+        guard slot >= 0, slot < count else { return }
+        let inline = position(of: slot)
         guard let value else {
-            // Absent again: the stale value stays unreferenced until the decision ends.
-            positions[slot] = -1
+            if let inline { put(inline, -1, .null) }
+            more[slot] = nil
             return
         }
-        if position >= 0 {
-            values[position] = value
+        if let inline {
+            put(inline, slot, value)
+        } else if let free = position(of: -1), more[slot] == nil {
+            put(free, slot, value)
         } else {
-            if values.isEmpty { values.reserveCapacity(min(positions.count, 8)) }
-            positions[slot] = Int32(values.count)
-            values.append(value)
+            more[slot] = value
+        }
+    }
+
+    /// The inline position holding `slot` (-1: a free position).
+    private func position(of slot: Int) -> Int? {
+        for index in 0 ..< 8 where self.slot(at: index) == slot { return index }
+        return nil
+    }
+
+    private func slot(at index: Int) -> Int {
+        switch index {
+        case 0: s0
+        case 1: s1
+        case 2: s2
+        case 3: s3
+        case 4: s4
+        case 5: s5
+        case 6: s6
+        default: s7
+        }
+    }
+
+    private mutating func put(_ index: Int, _ slot: Int, _ value: Value) {
+        switch index {
+        case 0: (s0, v0) = (slot, value)
+        case 1: (s1, v1) = (slot, value)
+        case 2: (s2, v2) = (slot, value)
+        case 3: (s3, v3) = (slot, value)
+        case 4: (s4, v4) = (slot, value)
+        case 5: (s5, v5) = (slot, value)
+        case 6: (s6, v6) = (slot, value)
+        default: (s7, v7) = (slot, value)
         }
     }
 }

@@ -40,7 +40,11 @@ public struct LedgerIndex: Sendable {
         let counting: Set<HistoryEntry.Status>
         let countsDefaults: Bool
         let categoryOf: @Sendable (String) -> String?
-        @exclusivity(unchecked) var ids: [LedgerScope.Key: Int] = [LedgerScope.Key(.global): 0]
+        @exclusivity(unchecked) var ids: ScopeTable = {
+            var table = ScopeTable()
+            table[LedgerScope.Key(.global)] = 0
+            return table
+        }()
         @exclusivity(unchecked) var buckets: [[Int]] = [[]]
         /// The delivery instant of each non-cancelled key (its first entry); later entries with
         /// the same key go to `keyMore`.

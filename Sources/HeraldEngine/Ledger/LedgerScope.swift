@@ -56,3 +56,52 @@ extension LedgerScope {
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 }
+
+/// Scope keys → dense ids, an open-addressing table probed by the keys' precomputed hashes:
+/// a lookup is a few integer compares and one scope compare, with no hashing at all.
+struct ScopeTable: Sendable {
+    private var keys: [LedgerScope.Key?]
+    private var ids: [Int]
+    private(set) var count = 0
+
+    init() {
+        keys = Array(repeating: nil, count: 16)
+        ids = Array(repeating: 0, count: 16)
+    }
+
+    subscript(key: LedgerScope.Key) -> Int? {
+        get {
+            let mask = keys.count - 1
+            var index = key.hash & mask
+            while let present = keys[index] {
+                if present == key { return ids[index] }
+                index = (index &+ 1) & mask
+            }
+            return nil
+        }
+        set {
+            guard let id = newValue else { preconditionFailure("scope ids are never removed") }
+            if (count + 1) * 4 > keys.count * 3 { grow() }
+            let mask = keys.count - 1
+            var index = key.hash & mask
+            while let present = keys[index] {
+                if present == key {
+                    ids[index] = id
+                    return
+                }
+                index = (index &+ 1) & mask
+            }
+            keys[index] = key
+            ids[index] = id
+            count += 1
+        }
+    }
+
+    private mutating func grow() {
+        let old = zip(keys, ids).compactMap { key, id in key.map { ($0, id) } }
+        keys = Array(repeating: nil, count: keys.count * 2)
+        ids = Array(repeating: 0, count: keys.count)
+        count = 0
+        for (key, id) in old { self[key] = id }
+    }
+}

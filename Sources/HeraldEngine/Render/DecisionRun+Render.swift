@@ -74,19 +74,18 @@ extension DecisionRun {
         let engine = engine
         let table = table
         func value(_ name: String) -> Value? { engine.renderValue(name, context: context, localDate: instant) }
-        var n = Decision.Notification()
-        n.title = table.copyTitle?.render(value)
-        n.subtitle = table.copySubtitle?.render(value)
-        n.body = table.copyBody?.render(value)
-        n.lockscreen = table.copyLockscreen?.render(value)
-        if let link = table.staticLink {
-            n.link = link
-        } else if let link = table.type.link, let url = table.linkURL {
-            n.link = url.render { param in link.bindings.first { $0.param == param }?.value.render(value) }
+        let link: String?
+        if let staticLink = table.staticLink {
+            link = staticLink
+        } else if let typeLink = table.type.link, let url = table.linkURL {
+            link = url.render { param in typeLink.bindings.first { $0.param == param }?.value.render(value) }
+        } else {
+            link = nil
         }
-        n.threadId = table.threadIdTemplate?.render(value) ?? table.type.category
-        n.interruptionLevel = table.interruptionLevel
-        n.badge = engine.badge(context)
-        return n
+        return Decision.Notification(
+            title: table.copyTitle?.render(value), subtitle: table.copySubtitle?.render(value),
+            body: table.copyBody?.render(value), lockscreen: table.copyLockscreen?.render(value), link: link,
+            threadId: table.threadIdTemplate?.render(value) ?? table.type.category,
+            interruptionLevel: table.interruptionLevel, badge: engine.badge(context))
     }
 }

@@ -6,7 +6,10 @@
 public struct NamedTable<Value: Sendable>: Sendable, Sequence {
     /// Names in declaration order.
     public private(set) var names: [String] = []
-    private var storage: [String: Value] = [:]
+    /// Values in declaration order (like `names`): iterating or listing them copies nothing.
+    public private(set) var values: [Value] = []
+    /// Name → position in `names` and `values`.
+    private var positions: [String: Int] = [:]
 
     public init() {}
 
@@ -16,20 +19,20 @@ public struct NamedTable<Value: Sendable>: Sendable, Sequence {
 
     /// Adds an entry; a name already present keeps its first value.
     public mutating func insert(_ value: Value, named name: String) {
-        guard storage[name] == nil else { return }
+        guard positions[name] == nil else { return }
+        positions[name] = names.count
         names.append(name)
-        storage[name] = value
+        values.append(value)
     }
 
-    public subscript(name: String) -> Value? { storage[name] }
+    public subscript(name: String) -> Value? {
+        positions[name].map { values[$0] }
+    }
 
-    public func contains(_ name: String) -> Bool { storage[name] != nil }
+    public func contains(_ name: String) -> Bool { positions[name] != nil }
 
     public var count: Int { names.count }
     public var isEmpty: Bool { names.isEmpty }
-
-    /// Values in declaration order.
-    public var values: [Value] { names.map { storage[$0]! } }
 
     public func makeIterator() -> IndexingIterator<[Value]> { values.makeIterator() }
 }
