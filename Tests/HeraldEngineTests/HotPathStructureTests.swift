@@ -1,0 +1,68 @@
+@testable import HeraldEngine
+import HeraldPolicy
+import HeraldSyntax
+import Testing
+
+/// The small data structures the decide hot path uses instead of general collections:
+/// each is checked against the general collection it replaces.
+@Suite struct HotPathStructureTests {
+    @Test func scopeTableAgreesWithADictionaryAcrossGrowth() {
+        var table = ScopeTable()
+        var reference: [LedgerScope: Int] = [:]
+        var scopes: [LedgerScope] = [.global]
+        for i in 0 ..< 300 {
+            scopes.append(.type("t\(i)"))
+            scopes.append(.category("c\(i % 7)"))
+            scopes.append(.typeSubject(type: "t\(i % 5)", subject: "s\(i)"))
+        }
+        for (id, scope) in scopes.enumerated() where reference[scope] == nil {
+            table[LedgerScope.Key(scope)] = id
+            reference[scope] = id
+        }
+        #expect(table.count == reference.count)
+        for (scope, id) in reference { #expect(table[LedgerScope.Key(scope)] == id) }
+        // Absent scopes, including ones whose names collide in other kinds.
+        #expect(table[LedgerScope.Key(.channel("t1"))] == nil)
+        #expect(table[LedgerScope.Key(.subject("t1"))] == nil)
+        #expect(table[LedgerScope.Key(.type("t300"))] == nil)
+    }
+
+    @Test func scopeKeysDistinguishKindsAndNameBoundaries() {
+        #expect(LedgerScope.Key(.type("a")) != LedgerScope.Key(.category("a")))
+        #expect(LedgerScope.Key(.typeSubject(type: "ab", subject: "c")) != LedgerScope.Key(.typeSubject(type: "a", subject: "bc")))
+        #expect(LedgerScope.Key(.type("a")) == LedgerScope.Key(.type("a")))
+        #expect(LedgerScope.Key(.type("a")).hash == LedgerScope.Key(.type("a")).hash)
+    }
+
+    @Test func slotValuesBehaveLikeAnArrayOfOptionals() {
+        var values = SlotValues(count: 20)
+        var reference = [Value?](repeating: nil, count: 20)
+        // More than the eight inline places, overwrites, removals and out-of-range slots.
+        let writes: [(Int, Value?)] = [
+            (3, .int(1)), (0, .string("a")), (19, .bool(true)), (7, .int(7)), (8, .int(8)), (9, .int(9)),
+            (10, .int(10)), (11, .int(11)), (12, .int(12)), (13, .int(13)), (3, .int(33)), (7, nil),
+            (14, .list([.int(1)])), (7, .int(70)), (25, .int(0)), (-1, .int(0)), (19, nil), (19, .bool(false)),
+        ]
+        for (slot, value) in writes {
+            values.set(slot, value)
+            if reference.indices.contains(slot) { reference[slot] = value }
+            for index in reference.indices { #expect(values[index] == reference[index], "slot \(index) after writing \(slot)") }
+        }
+        #expect(values[25] == nil)
+        #expect(values[-1] == nil)
+    }
+
+    @Test func textBufferJoinsAndAppendsUTF8() {
+        #expect(TextBuffer.join("N-MAINT", "u1", "2026-03-10", separator: UInt8(ascii: ":")) == "N-MAINT:u1:2026-03-10")
+        #expect(TextBuffer.join("", "", "", separator: UInt8(ascii: "/")) == "//")
+        #expect(TextBuffer.join("café", "日本", "🎵", separator: UInt8(ascii: ":")) == "café:日本:🎵")
+        var buffer = TextBuffer(capacity: 2)
+        buffer.append("Due: ")
+        buffer.append(7)
+        buffer.append(" items, ")
+        buffer.append(-12)
+        buffer.append(ascii: UInt8(ascii: "!"))
+        buffer.append(" ✓" as StaticString)
+        #expect(buffer.string == "Due: 7 items, -12! ✓")
+    }
+}
