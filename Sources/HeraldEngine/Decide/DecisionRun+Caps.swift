@@ -17,16 +17,15 @@ extension DecisionRun {
         round: while rounds < 64 {
             rounds += 1
             for plan in table.capPlans {
-                guard let scopes = scopes(of: plan), let over = isOver(plan, scopes: scopes, at: deliverAt) else { continue }
-                guard over.over else { continue }
+                guard let scopes = scopes(of: plan), case .over(let note) = isOver(plan, scopes: scopes, at: deliverAt) else { continue }
                 let reason = plan.reason
                 switch plan.over {
                 case .suppress:
-                    return Verdict(reason: reason, citation: plan.citation, cap: plan.id, detail: over.note)
+                    return Verdict(reason: reason, citation: plan.citation, cap: plan.id, detail: note)
                 case .defer:
                     guard let next = nextFree(plan, scopes: scopes, from: deliverAt), next > deliverAt else {
                         return Verdict(reason: reason, citation: plan.citation, cap: plan.id,
-                                       detail: Self.append(over.note, "; no later instant has room"))
+                                       detail: Self.append(note, "; no later instant has room"))
                     }
                     capMoves.append((plan.id, deliverAt, next))
                     deliverAt = next
@@ -41,12 +40,12 @@ extension DecisionRun {
                     guard let group = engine.bundle.batching[groupName] else { continue }
                     batch = batchSlot(BatchPlan(group), at: deliverAt, forced: true)
                     return Verdict(reason: "batched", citation: plan.citation, cap: plan.id,
-                                   detail: Self.append(over.note, "; batched into `\(groupName)`"))
+                                   detail: Self.append(note, "; batched into `\(groupName)`"))
                 case .digest(let name):
                     guard let digest = engine.bundle.digests[name] else { continue }
                     batch = digestSlot(digest, at: deliverAt)
                     return Verdict(reason: "batched", citation: plan.citation, cap: plan.id,
-                                   detail: Self.append(over.note, "; held for digest `\(name)`"))
+                                   detail: Self.append(note, "; held for digest `\(name)`"))
                 }
             }
             break
@@ -109,29 +108,39 @@ extension DecisionRun {
         }
     }
 
+    /// What checking a cap found.
+    enum CapCheck {
+        /// The cap does not bind (no limit: an absent `prefs.maxPerDay`).
+        case unbound
+        case room
+        /// One more would break it; the note is formatted when read.
+        case over(TraceText)
+    }
+
     /// Whether one more notification at `t` would break the cap, with a note (formatted when
-    /// read); nil when the cap does not bind (no limit: an absent `prefs.maxPerDay`).
-    mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int) -> (over: Bool, note: TraceText)? {
+    /// read).
+    mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int) -> CapCheck {
         let index = ledger(for: plan)
-        let zone = zone
         if let cooldown = plan.cooldown {
             for scope in scopes {
                 if let last = index.last(scope, before: t + 1), t - last < cooldown {
-                    return (true, .lazy { "last in \(scope.scope) at \(Self.localClock(last, zone)), cooldown \(Self.duration(cooldown))" })
+                    let zone = zone
+                    return .over(.lazy { "last in \(scope.scope) at \(Self.localClock(last, zone)), cooldown \(Self.duration(cooldown))" })
                 }
                 if let next = index.first(scope, atOrAfter: t), next - t < cooldown {
-                    return (true, .lazy { "next in \(scope.scope) at \(Self.localClock(next, zone)), cooldown \(Self.duration(cooldown))" })
+                    let zone = zone
+                    return .over(.lazy { "next in \(scope.scope) at \(Self.localClock(next, zone)), cooldown \(Self.duration(cooldown))" })
                 }
             }
-            if plan.per == nil { return (false, .text("")) }
+            if plan.per == nil { return .room }
         }
-        guard let per = plan.per, let max = limit(of: plan) else { return nil }
+        guard let per = plan.per, let max = limit(of: plan) else { return .unbound }
         let range = countRange(per, at: t)
         var count = 0
         for scope in scopes { count += index.count(scope, in: range) }
-        guard count >= max else { return (false, .text("")) }
+        guard count >= max else { return .room }
         let used = count
-        return (true, .lazy { "\(used) of \(max) per \(Self.describe(per)) used" })
+        return .over(.lazy { "\(used) of \(max) per \(Self.describe(per)) used" })
     }
 
     /// The instants counted against one more notification at `t`. A rolling window counts
@@ -159,7 +168,7 @@ extension DecisionRun {
         let index = ledger(for: plan)
         var candidate = t
         for _ in 0 ..< 512 {
-            guard let verdict = isOver(plan, scopes: scopes, at: candidate), verdict.over else { return candidate }
+            guard case .over = isOver(plan, scopes: scopes, at: candidate) else { return candidate }
             var next: Int?
             if let cooldown = plan.cooldown {
                 for scope in scopes {

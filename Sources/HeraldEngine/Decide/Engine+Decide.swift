@@ -119,7 +119,8 @@ struct DecisionRun {
     @inline(__always)
     mutating func step(_ stage: consuming TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: consuming Citation? = nil,
                        detail: consuming TraceText? = nil) {
-        trace.append(TraceStep(stage: stage, outcome: outcome, citation: citation, detailText: detail))
+        let recorded = TraceStep(stage: stage, outcome: outcome, citation: citation, detailText: detail)
+        trace.append(consume recorded)
     }
 
     mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, rule: Decision.Rule?, detail: TraceText? = nil) {
