@@ -84,19 +84,42 @@ private struct EventReader {
         case invalid
     }
 
+    // Frames belong to one reader on one thread: the runtime's exclusivity checks (a call per
+    // property access) are skipped.
     final class MappingFrame {
         let start: SourceLocation
         let isFlow: Bool
-        var pairs: [YAMLPair] = []
-        var pending: PendingKey = .none
-        var seen: [String: SourceSpan] = [:]
+        @exclusivity(unchecked) var pairs: [YAMLPair] = []
+        @exclusivity(unchecked) var pending: PendingKey = .none
+        /// Keys seen so far, by name, once the mapping is large; small mappings compare the
+        /// keys of `pairs` instead (cheaper than hashing every key).
+        @exclusivity(unchecked) var seen: [String: SourceSpan] = [:]
         init(start: SourceLocation, isFlow: Bool) { self.start = start; self.isFlow = isFlow }
+
+        static let smallMapping = 12
+
+        /// Where `key` was first defined in this mapping, if it was.
+        func firstDefinition(of key: String) -> SourceSpan? {
+            if pairs.count < Self.smallMapping {
+                for pair in pairs where pair.key.value == key { return pair.key.span }
+                return nil
+            }
+            if seen.isEmpty {
+                for pair in pairs where seen[pair.key.value] == nil { seen[pair.key.value] = pair.key.span }
+            }
+            return seen[key]
+        }
+
+        /// Records a key (the dictionary is kept only for large mappings).
+        func record(_ key: String, at span: SourceSpan) {
+            if !seen.isEmpty || pairs.count >= Self.smallMapping { seen[key] = span }
+        }
     }
 
     final class SequenceFrame {
         let start: SourceLocation
         let isFlow: Bool
-        var items: [YAMLNode] = []
+        @exclusivity(unchecked) var items: [YAMLNode] = []
         init(start: SourceLocation, isFlow: Bool) { self.start = start; self.isFlow = isFlow }
     }
 
@@ -467,14 +490,14 @@ private struct EventReader {
                 return .invalid
             }
         }
-        if let first = frame.seen[scalar.value] {
+        if let first = frame.firstDefinition(of: scalar.value) {
             report(.yamlDuplicateKey,
                    "duplicate key `\(scalar.value)`",
                    at: node.span,
                    notes: [Diagnostic.Note("`\(scalar.value)` is first defined here", span: first)])
             return .invalid
         }
-        frame.seen[scalar.value] = node.span
+        frame.record(scalar.value, at: node.span)
         return .key(YAMLKey(value: scalar.value, span: node.span))
     }
 
