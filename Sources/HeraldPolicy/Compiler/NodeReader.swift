@@ -48,29 +48,29 @@ struct NodeReader {
     }
 
     /// The node's pairs; an empty list for null (`types:` with nothing under it).
-    mutating func mapping(_ node: YAMLNode, what: String) -> [YAMLPair]? {
+    mutating func mapping(_ node: YAMLNode, what: @autoclosure () -> String) -> [YAMLPair]? {
         if node.isNull { return [] }
         guard let pairs = node.mapping else {
-            diagnostics.error(.wrongShape, "expected a mapping for \(what), found \(node.shapeDescription)", at: node.span)
+            diagnostics.error(.wrongShape, "expected a mapping for \(what()), found \(node.shapeDescription)", at: node.span)
             return nil
         }
         return pairs
     }
 
     /// The node's items; an empty list for null.
-    mutating func sequence(_ node: YAMLNode, what: String) -> [YAMLNode]? {
+    mutating func sequence(_ node: YAMLNode, what: @autoclosure () -> String) -> [YAMLNode]? {
         if node.isNull { return [] }
         guard let items = node.sequence else {
-            diagnostics.error(.wrongShape, "expected a list for \(what), found \(node.shapeDescription)", at: node.span)
+            diagnostics.error(.wrongShape, "expected a list for \(what()), found \(node.shapeDescription)", at: node.span)
             return nil
         }
         return items
     }
 
     /// The node's scalar (H0202 for a list or mapping).
-    mutating func scalar(_ node: YAMLNode, what: String) -> YAMLScalar? {
+    mutating func scalar(_ node: YAMLNode, what: @autoclosure () -> String) -> YAMLScalar? {
         guard let s = node.scalar else {
-            diagnostics.error(.wrongShape, "expected a scalar for \(what), found \(node.shapeDescription)", at: node.span)
+            diagnostics.error(.wrongShape, "expected a scalar for \(what()), found \(node.shapeDescription)", at: node.span)
             return nil
         }
         return s
@@ -78,63 +78,63 @@ struct NodeReader {
 
     // MARK: Scalars
 
-    mutating func string(_ node: YAMLNode, what: String) -> String? {
-        scalar(node, what: what)?.value
+    mutating func string(_ node: YAMLNode, what: @autoclosure () -> String) -> String? {
+        scalar(node, what: what())?.value
     }
 
-    mutating func bool(_ node: YAMLNode, what: String) -> Bool? {
-        guard let s = scalar(node, what: what) else { return nil }
+    mutating func bool(_ node: YAMLNode, what: @autoclosure () -> String) -> Bool? {
+        guard let s = scalar(node, what: what()) else { return nil }
         if s.style == .plain, s.value == "true" { return true }
         if s.style == .plain, s.value == "false" { return false }
-        diagnostics.error(.invalidScalar, "expected `true` or `false` for \(what), found `\(s.value)`", at: node.span)
+        diagnostics.error(.invalidScalar, "expected `true` or `false` for \(what()), found `\(s.value)`", at: node.span)
         return nil
     }
 
-    mutating func int(_ node: YAMLNode, what: String) -> Int? {
-        guard let s = scalar(node, what: what) else { return nil }
+    mutating func int(_ node: YAMLNode, what: @autoclosure () -> String) -> Int? {
+        guard let s = scalar(node, what: what()) else { return nil }
         if s.style == .plain, let n = Self.parseInt(s.value) { return n }
-        diagnostics.error(.invalidScalar, "expected an int for \(what), found `\(s.value)`", at: node.span)
+        diagnostics.error(.invalidScalar, "expected an int for \(what()), found `\(s.value)`", at: node.span)
         return nil
     }
 
     /// Seconds. Negative durations (`-48h`) only where `signed`.
-    mutating func duration(_ node: YAMLNode, what: String, signed: Bool = false) -> Int? {
-        guard let s = scalar(node, what: what) else { return nil }
+    mutating func duration(_ node: YAMLNode, what: @autoclosure () -> String, signed: Bool = false) -> Int? {
+        guard let s = scalar(node, what: what()) else { return nil }
         if let seconds = Self.parseDuration(s.value, signed: signed) { return seconds }
-        diagnostics.error(.invalidDuration, "invalid duration `\(s.value)` for \(what); write digits and units `s m h d w`, as in `15m`, `48h`, `1h30m`",
+        diagnostics.error(.invalidDuration, "invalid duration `\(s.value)` for \(what()); write digits and units `s m h d w`, as in `15m`, `48h`, `1h30m`",
                           at: node.span)
         return nil
     }
 
     /// Seconds since midnight.
-    mutating func timeOfDay(_ node: YAMLNode, what: String) -> Int? {
-        guard let s = scalar(node, what: what) else { return nil }
+    mutating func timeOfDay(_ node: YAMLNode, what: @autoclosure () -> String) -> Int? {
+        guard let s = scalar(node, what: what()) else { return nil }
         if let seconds = Self.parseTimeOfDay(s.value) { return seconds }
-        diagnostics.error(.invalidTimeOfDay, "invalid time of day `\(s.value)` for \(what); write `HH:MM` on a 24-hour clock, quoted, as in `\"19:00\"`",
+        diagnostics.error(.invalidTimeOfDay, "invalid time of day `\(s.value)` for \(what()); write `HH:MM` on a 24-hour clock, quoted, as in `\"19:00\"`",
                           at: node.span)
         return nil
     }
 
     /// One of `allowed` (H0205 with "did you mean" otherwise).
-    mutating func word(_ node: YAMLNode, what: String, allowed: [String]) -> String? {
-        guard let s = scalar(node, what: what) else { return nil }
+    mutating func word(_ node: YAMLNode, what: @autoclosure () -> String, allowed: [String]) -> String? {
+        guard let s = scalar(node, what: what()) else { return nil }
         if allowed.contains(s.value) { return s.value }
         diagnostics.error(.invalidEnumValue,
-                          "invalid value `\(s.value)` for \(what); expected \(Self.list(allowed))",
+                          "invalid value `\(s.value)` for \(what()); expected \(Self.list(allowed))",
                           at: node.span, suggestion: Suggestions.closest(to: s.value, in: allowed))
         return nil
     }
 
-    mutating func enumValue<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, what: String, as: E.Type) -> E? where E.RawValue == String {
-        word(node, what: what, allowed: E.allCases.map(\.rawValue)).flatMap { E(rawValue: $0) }
+    mutating func enumValue<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, what: @autoclosure () -> String, as: E.Type) -> E? where E.RawValue == String {
+        word(node, what: what(), allowed: E.allCases.map(\.rawValue)).flatMap { E(rawValue: $0) }
     }
 
     /// A list of names, each with its span.
-    mutating func names(_ node: YAMLNode, what: String) -> [(name: String, span: SourceSpan)]? {
-        guard let items = sequence(node, what: what) else { return nil }
+    mutating func names(_ node: YAMLNode, what: @autoclosure () -> String) -> [(name: String, span: SourceSpan)]? {
+        guard let items = sequence(node, what: what()) else { return nil }
         var result: [(String, SourceSpan)] = []
         for item in items {
-            if let s = scalar(item, what: "an entry of \(what)") { result.append((s.value, item.span)) }
+            if let s = scalar(item, what: "an entry of \(what())") { result.append((s.value, item.span)) }
         }
         return result
     }
@@ -213,15 +213,24 @@ struct NodeReader {
         return h * 3600 + m * 60
     }
 
+    /// ASCII letters (the only alphabetic ASCII scalars).
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a") ... UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A") ... UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte)
+    }
+
     static func isIdentifier(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy {
-            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "_" || $0 == "-" || $0 == "."
+        !name.isEmpty && name.utf8.allSatisfy {
+            isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
         }
     }
 
     static func isFieldName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_" else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        guard let first = name.utf8.first, isLetter(first) || first == UInt8(ascii: "_") else { return false }
+        return name.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
     }
 
     /// `a`, `b` or `c`, in backticks.

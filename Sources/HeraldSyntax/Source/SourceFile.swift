@@ -51,31 +51,47 @@ public struct SourceFile: Sendable, Hashable {
 
     /// The 1-based position of a byte offset (columns in Unicode scalars).
     public func location(ofOffset offset: Int) -> SourceLocation {
-        var hint = 0
+        var hint = Hint()
         return location(hint: &hint, ofOffset: offset)
     }
 
-    /// `location(ofOffset:)` for a reader that walks the file forward: `hint` is the line
-    /// (1-based) of the offset asked before, and positions on that line or the next few are
-    /// found without a search. The hint is updated; 0 means none.
-    public func location(hint: inout Int, ofOffset offset: Int) -> SourceLocation {
+    /// The last position a forward-walking reader asked for: its line, byte offset and column.
+    public struct Hint: Sendable {
+        var line = 0
+        var offset = 0
+        var column = 0
+
+        public init() {}
+    }
+
+    /// `location(ofOffset:)` for a reader that walks the file forward: positions on the
+    /// hint's line or the next few are found without a search, and a column on the hint's
+    /// line is counted on from the hint's column. The hint is updated.
+    public func location(hint: inout Hint, ofOffset offset: Int) -> SourceLocation {
         let clamped = max(0, min(offset, bytes.count))
         var line = 0
-        if hint >= 1, hint <= lineStarts.count, lineStarts[hint - 1] <= clamped {
-            var candidate = hint
-            while candidate < lineStarts.count, lineStarts[candidate] <= clamped, candidate < hint + 4 { candidate += 1 }
+        if hint.line >= 1, hint.line <= lineStarts.count, lineStarts[hint.line - 1] <= clamped {
+            var candidate = hint.line
+            while candidate < lineStarts.count, lineStarts[candidate] <= clamped, candidate < hint.line + 4 { candidate += 1 }
             if candidate == lineStarts.count || lineStarts[candidate] > clamped { line = candidate }
         }
         if line == 0 { line = self.line(containingOffset: clamped) }
-        hint = line
-        let start = lineStarts[line - 1]
         var column = 1
-        var index = start
-        while index < clamped {
-            // Count scalar starts: every byte that is not a UTF-8 continuation byte.
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
+        var index = lineStarts[line - 1]
+        if line == hint.line, hint.offset <= clamped, hint.offset >= index {
+            column = hint.column
+            index = hint.offset
         }
+        bytes.withUnsafeBufferPointer { b in
+            while index < clamped {
+                // Count scalar starts: every byte that is not a UTF-8 continuation byte.
+                if b[index] & 0xC0 != 0x80 { column += 1 }
+                index += 1
+            }
+        }
+        hint.line = line
+        hint.offset = clamped
+        hint.column = column
         return SourceLocation(path: path, line: line, column: column, offset: clamped)
     }
 

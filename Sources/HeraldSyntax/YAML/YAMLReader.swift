@@ -64,7 +64,7 @@ private struct EventReader {
     /// A moving cursor converting libyaml's character indexes into byte offsets.
     var cursorChar = 0
     /// The line of the last position computed (`SourceFile.location(hint:ofOffset:)`).
-    var lineHint = 0
+    var lineHint = SourceFile.Hint()
     var cursorByte: Int
 
     init(file: SourceFile, limits: YAMLLimits) {
@@ -553,13 +553,14 @@ private struct EventReader {
             // The header (`|`, `>-`, `|2`) may be followed by a comment only after a space.
             let bytes = file.bytes
             var i = nodeSpan.start.offset
-            while i < bytes.count, [UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[i]) || (0x30...0x39).contains(bytes[i]) { i += 1 }
+            while i < bytes.count, bytes[i] == UInt8(ascii: "|") || bytes[i] == UInt8(ascii: ">") || bytes[i] == UInt8(ascii: "+")
+                || bytes[i] == UInt8(ascii: "-") || (0x30...0x39).contains(bytes[i]) { i += 1 }
             if i < bytes.count, bytes[i] == 0x23 {
                 report(.yamlSyntax, "invalid YAML: a comment needs a space before `#`", at: SourceSpan(at: file.location(hint: &lineHint, ofOffset: i)))
             }
         }
         if style == .plain, data.tag == nil {
-            if nonStrictBooleans.contains(value.lowercased()) {
+            if value.utf8.count <= 3, nonStrictBooleans.contains(value.lowercased()) {
                 report(.yamlNonStrictBoolean,
                        "`\(value)` is not a boolean in Herald; write `true` or `false`, or quote it (`\"\(value)\"`) if you mean text",
                        at: nodeSpan)
