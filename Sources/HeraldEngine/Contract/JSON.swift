@@ -88,6 +88,10 @@ public enum JSON: Sendable, Equatable, CustomStringConvertible {
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)):
             guard a.count == b.count else { return false }
+            // The same keys in the same order (the usual case): one pass.
+            if a.indices.allSatisfy({ a[$0].key == b[$0].key }) {
+                return a.indices.allSatisfy { a[$0].value == b[$0].value }
+            }
             return a.allSatisfy { member in
                 b.first(where: { $0.key == member.key }).map { $0.value == member.value } ?? false
             }

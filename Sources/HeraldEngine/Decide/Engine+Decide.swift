@@ -40,14 +40,45 @@ extension Engine {
     /// (the type's `subject` template, else the request's), which a plan feeds back into the
     /// ledger even for suppressed decisions' JSON leaving it out.
     func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int) -> Result<Decision, RequestErrors> {
+        var reuse = RequestConversions()
+        return decideOne(request, ledger: ledger, now: now, reuse: &reuse)
+    }
+
+    /// `decideOne`, reusing the effective preferences and converted `state`/`user` values of
+    /// the previous request when this one's are equal (a plan's candidates usually share
+    /// them); `reuse` then holds this request's.
+    func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int,
+                   reuse: inout RequestConversions) -> Result<Decision, RequestErrors> {
         guard let table = tables[request.type] else {
             var message = "unknown type `\(request.type)`"
             if let close = Suggestions.closest(to: request.type, in: bundle.types.names) { message += "; did you mean `\(close)`?" }
             return .failure(RequestErrors([RequestError(path: "type", message: message)]))
         }
         var errors: [RequestError] = []
-        let prefs = preferences(request.prefs, errors: &errors)
-        let fieldValues = schemaValues(request, errors: &errors)
+        let prefs: EffectivePreferences?
+        if reuse.hasPrefs, reuse.prefsInput == request.prefs {
+            prefs = reuse.prefs
+        } else {
+            prefs = preferences(request.prefs, errors: &errors)
+            reuse.hasPrefs = errors.isEmpty
+            if errors.isEmpty {
+                reuse.prefsInput = request.prefs
+                reuse.prefs = prefs
+            }
+        }
+        let fieldValues: SlotValues
+        if reuse.hasFields, reuse.state == request.state, reuse.user == request.user {
+            fieldValues = reuse.fields
+        } else {
+            let before = errors.count
+            fieldValues = schemaValues(request, errors: &errors)
+            reuse.hasFields = errors.count == before
+            if reuse.hasFields {
+                reuse.state = request.state
+                reuse.user = request.user
+                reuse.fields = fieldValues
+            }
+        }
         let params = paramValues(request, table: table, errors: &errors)
         guard errors.isEmpty, let prefs = consume prefs else { return .failure(RequestErrors(errors)) }
         let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
@@ -61,6 +92,20 @@ extension Engine {
         var run = DecisionRun(engine: self, table: table, context: context)
         return .success(run.execute())
     }
+}
+
+/// A request's converted inputs, kept for the next request (`decideOne(_:ledger:now:reuse:)`):
+/// each part is reused only when that request's input is equal to the one it came from.
+struct RequestConversions {
+    /// `prefs` came from `prefsInput`.
+    var hasPrefs = false
+    var prefsInput = PreferencesInput()
+    var prefs: EffectivePreferences?
+    /// `fields` came from `state` and `user`.
+    var hasFields = false
+    var state = JSON.null
+    var user = JSON.null
+    var fields = SlotValues(count: 0)
 }
 
 /// A verdict: the notification is suppressed (or batched) for a reason by a rule.

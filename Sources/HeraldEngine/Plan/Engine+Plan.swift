@@ -62,14 +62,17 @@ extension Engine {
         let history = candidates.first?.history ?? []
         var shared: LedgerIndex? = candidates.allSatisfy({ $0.history == history })
             ? LedgerIndex(history, categories: categoryOfType) : nil
+        // Consecutive candidates of one user usually carry the same prefs, state and user:
+        // their conversions are reused while the inputs stay equal.
+        var reuse = RequestConversions()
         for index in order {
             var request = candidates[index]
             let result: Result<Decision, RequestErrors>
             if let ledger = shared {
-                result = decideOne(request, ledger: ledger, now: now)
+                result = decideOne(request, ledger: ledger, now: now, reuse: &reuse)
             } else {
                 request.history += fed
-                result = decideOne(request, now: now)
+                result = decideOne(request, now: now, reuse: &reuse)
             }
             switch result {
             case .failure(let problems):
