@@ -65,4 +65,39 @@ import Testing
         buffer.append(" ✓" as StaticString)
         #expect(buffer.string == "Due: 7 items, -12! ✓")
     }
+
+    /// `decideOne(_:ledger:now:reuse:)` reuses converted prefs and state only while they are
+    /// equal: every decision equals the one made without reuse, whatever came before it.
+    @Test func reusedConversionsNeverLeak() throws {
+        typealias S = DecideSupport
+        let engine = S.engine()
+        let now = S.instant(S.t0)
+        let requests = [
+            S.request("morning"),
+            S.request("morning", prefs: ["timezone": "America/New_York"]),
+            S.request("morning", prefs: ["timezone": "America/New_York"]),
+            S.request("morning", state: ["streak": 0, "unread": 5]),
+            S.request("morning", state: ["streak": "three", "unread": 2]),
+            S.request("morning", prefs: ["timezone": "Not/AZone"]),
+            S.request("morning", user: ["id": "u2", "account": false, "premium": true]),
+            S.request("morning"),
+        ]
+        var reuse = RequestConversions()
+        for (index, request) in requests.enumerated() {
+            let reused = engine.decideOne(request, now: now, reuse: &reuse)
+            let alone = engine.decideOne(request, now: now)
+            switch (reused, alone) {
+            case (.success(let a), .success(let b)):
+                #expect(a.json() == b.json(), "request \(index)")
+            case (.failure(let a), .failure(let b)):
+                #expect(a.errors.map(\.path) == b.errors.map(\.path), "request \(index)")
+            default:
+                Issue.record("request \(index): reuse changed success into failure or back")
+            }
+        }
+        // The New York request really differs from the default one (so reuse was tested).
+        let plain = try engine.decide(requests[0], now: now).get()
+        let newYork = try engine.decide(requests[1], now: now).get()
+        #expect(plain.json() != newYork.json())
+    }
 }

@@ -37,6 +37,18 @@ import Testing
         #expect(engine.flush("x", members: []) == nil)
     }
 
+    /// Errors stay with their own candidate although a plan reuses conversions between
+    /// candidates (see `HotPathStructureTests.reusedConversionsNeverLeak`).
+    @Test func errorsStayWithTheirCandidate() throws {
+        let engine = S.engine()
+        let bad = [S.request("otp"), S.request("otp", state: ["streak": "three", "unread": 2]), S.request("otp")]
+        guard case .failure(let problems) = engine.plan(bad, now: S.instant(S.t0), horizon: 86_400) else {
+            Issue.record("a plan with a wrong-typed state field must fail")
+            return
+        }
+        #expect(problems.errors.map(\.path) == ["candidates[1].state.streak"])
+    }
+
     @Test func horizonLimitsDeliveries() throws {
         let engine = S.engine()
         let later = S.request("morning")  // 09:00 tomorrow
