@@ -33,3 +33,12 @@ enum Concurrently {
         }
     }
 }
+
+/// A value handed to concurrent work that only reads it (or works on its own copy of it):
+/// the compiler's tables hold YAML nodes and closures that are not declared `Sendable`, but
+/// no chunk writes to what the others read.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+}

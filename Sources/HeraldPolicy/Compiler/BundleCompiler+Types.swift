@@ -35,6 +35,32 @@ extension Compilation {
         }
     }
 
+    /// Compiles every type, in chunks spread over the machine's cores when there are many.
+    /// Compiling a type reads the compilation's tables and only adds diagnostics, so each
+    /// chunk runs on its own copy; types and diagnostics are merged in declaration order,
+    /// the same result as compiling them one by one.
+    mutating func compileTypes(_ pairs: [YAMLPair]) -> [NotificationType?] {
+        let chunkSize = 512
+        guard pairs.count > chunkSize else { return pairs.map { compileType($0) } }
+        var base = self
+        base.reader.diagnostics = Diagnostics()
+        let start = UncheckedSendable(base)
+        let all = UncheckedSendable(pairs)
+        let chunks = stride(from: 0, to: pairs.count, by: chunkSize).map { $0 ..< min($0 + chunkSize, pairs.count) }
+        let results = Concurrently.map(chunks) { range in
+            var compilation = start.value
+            let types = all.value[range].map { compilation.compileType($0) }
+            return UncheckedSendable((types, compilation.reader.diagnostics))
+        }
+        var types: [NotificationType?] = []
+        types.reserveCapacity(pairs.count)
+        for result in results {
+            types += result.value.0
+            reader.diagnostics.append(contentsOf: result.value.1)
+        }
+        return types
+    }
+
     mutating func compileType(_ pair: YAMLPair) -> NotificationType? {
         let id = pair.key.value
         reader.checkIdentifier(id, at: pair.key.span, what: "type")

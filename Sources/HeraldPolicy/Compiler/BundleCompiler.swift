@@ -84,8 +84,9 @@ struct Compilation {
         let categories = compileCategories()
         let badge = sections.singles["badge"].flatMap { expression($0.value, what: "`badge`", expecting: .int, params: [:]) }
         var types = NamedTable<NotificationType>()
-        for pair in sections.named["types", default: []] {
-            if let type = compileType(pair) { types.insert(type, named: pair.key.value) }
+        let typePairs = sections.named["types", default: []]
+        for (pair, type) in zip(typePairs, compileTypes(typePairs)) {
+            if let type { types.insert(type, named: pair.key.value) }
         }
         let policy = compilePolicy()
         checkDuplicateIDs(types: types, policyCaps: policy.caps, policyRules: policy.suppress)
