@@ -1,4 +1,2 @@
-public import HeraldPolicy
-
 /// The interpreter: `decide`, `plan`, `flush` and `reconcile` over a compiled policy.
 public enum HeraldEngine {}

@@ -1,5 +1,5 @@
 public import HeraldSyntax
-public import HeraldEngine
+import HeraldEngine
 import Foundation
 
 /// Reads `<policy-dir>/tests/*.yaml` into test cases, strictly: unknown keys, wrong shapes,

@@ -1,4 +1,4 @@
-public import HeraldSyntax
+import HeraldSyntax
 
 /// Renders test results for people (`text`), CI (`junit`) and tools (`json`). Returns strings:
 /// library code never prints.
