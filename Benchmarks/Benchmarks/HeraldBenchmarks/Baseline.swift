@@ -78,4 +78,12 @@ struct HardCodedHandz {
         let body = "Maintenance due: \(count == 1 ? "1 item" : "\(count) items"). Keep your reactions sharp."
         return Outcome(schedule: true, reason: reason, deliverAt: t, key: key, body: body)
     }
+
+    /// The benchmarks' request: the Fixtures' due-today trigger for a free user with 2 items
+    /// due, default preferences (19:00 reminder, maxPerDay 2), permission granted.
+    func dueToday(_ index: Index) -> Outcome {
+        decide(userID: "u1", account: true, tier: "free", dueToday: 2, count: 2, maxPerDay: 2,
+               maintenanceOn: true, typeOn: true, permissionGranted: true,
+               reminderTime: 19 * 3600, at: Fixtures.noon, now: Fixtures.noon, index: index)
+    }
 }

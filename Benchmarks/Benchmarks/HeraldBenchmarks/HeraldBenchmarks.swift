@@ -66,9 +66,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("baseline handz due-today h=\(size)", configuration: fast) { (benchmark: Benchmark, state: (HardCodedHandz, HardCodedHandz.Index)) in
             let (code, index) = state
             for _ in benchmark.scaledIterations {
-                blackHole(code.decide(userID: "u1", account: true, tier: "free", dueToday: 2, count: 2, maxPerDay: 2,
-                                      maintenanceOn: true, typeOn: true, permissionGranted: true,
-                                      reminderTime: 19 * 3600, at: Fixtures.noon, now: Fixtures.noon, index: index))
+                blackHole(code.dueToday(index))
             }
         } setup: {
             (HardCodedHandz(zone: Zone(identifier: "America/New_York")!),
@@ -87,9 +85,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("loop baseline handz due-today h=1000", configuration: loop) { (benchmark: Benchmark, state: (HardCodedHandz, HardCodedHandz.Index)) in
         let (code, index) = state
         for _ in benchmark.scaledIterations {
-            blackHole(code.decide(userID: "u1", account: true, tier: "free", dueToday: 2, count: 2, maxPerDay: 2,
-                                  maintenanceOn: true, typeOn: true, permissionGranted: true,
-                                  reminderTime: 19 * 3600, at: Fixtures.noon, now: Fixtures.noon, index: index))
+            blackHole(code.dueToday(index))
         }
     } setup: {
         (HardCodedHandz(zone: Zone(identifier: "America/New_York")!),
