@@ -77,7 +77,6 @@ final class TypeTable: Sendable {
     let quietHoursSource: SourceSpan?
     /// The batch group the type belongs to, as a reference (the stage reads it, never copies it).
     let batching: BatchPlan?
-    var batchGroup: BatchGroup? { batching?.group }
     /// The link's URL template (its route's), when the type has a link whose route compiled.
     let linkURL: RouteTemplate?
     /// The link rendered once, when no binding depends on the request (plain-text bindings).
@@ -163,7 +162,7 @@ final class TypeTable: Sendable {
         let batchGroup = bundle.batching.first { $0.members.contains(type.id) }
         linkURL = type.link.flatMap { bundle.routes[$0.route]?.url }
         if let link = type.link, let url = linkURL, link.bindings.allSatisfy(\.value.isLiteral) {
-            staticLink = url.render { param in link.bindings.first { $0.param == param }?.value.render { _ in nil } }
+            staticLink = Engine.renderLink(link, url: url) { _ in nil }
         } else {
             staticLink = nil
         }

@@ -40,8 +40,11 @@ extension Engine {
     /// (the type's `subject` template, else the request's), which a plan feeds back into the
     /// ledger even for suppressed decisions' JSON leaving it out.
     func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int) -> Result<Decision, RequestErrors> {
-        var reuse = RequestConversions()
-        return decideOne(request, ledger: ledger, now: now, reuse: &reuse)
+        guard let table = tables[request.type] else { return .failure(unknownType(request.type)) }
+        var errors: [RequestError] = []
+        let prefs = preferences(request.prefs, errors: &errors)
+        let fieldValues = schemaValues(request, errors: &errors)
+        return decideOne(request, table: table, prefs: prefs, fieldValues: fieldValues, errors: errors, ledger: ledger, now: now)
     }
 
     /// `decideOne`, reusing the effective preferences and converted `state`/`user` values of
@@ -49,11 +52,7 @@ extension Engine {
     /// them); `reuse` then holds this request's.
     func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int,
                    reuse: inout RequestConversions) -> Result<Decision, RequestErrors> {
-        guard let table = tables[request.type] else {
-            var message = "unknown type `\(request.type)`"
-            if let close = Suggestions.closest(to: request.type, in: bundle.types.names) { message += "; did you mean `\(close)`?" }
-            return .failure(RequestErrors([RequestError(path: "type", message: message)]))
-        }
+        guard let table = tables[request.type] else { return .failure(unknownType(request.type)) }
         var errors: [RequestError] = []
         let prefs: EffectivePreferences?
         if reuse.hasPrefs, reuse.prefsInput == request.prefs {
@@ -61,7 +60,7 @@ extension Engine {
         } else {
             prefs = preferences(request.prefs, errors: &errors)
             reuse.hasPrefs = errors.isEmpty
-            if errors.isEmpty {
+            if reuse.hasPrefs {
                 reuse.prefsInput = request.prefs
                 reuse.prefs = prefs
             }
@@ -79,6 +78,21 @@ extension Engine {
                 reuse.fields = fieldValues
             }
         }
+        return decideOne(request, table: table, prefs: prefs, fieldValues: fieldValues, errors: errors, ledger: ledger, now: now)
+    }
+
+    private func unknownType(_ type: String) -> RequestErrors {
+        var message = "unknown type `\(type)`"
+        if let close = Suggestions.closest(to: type, in: bundle.types.names) { message += "; did you mean `\(close)`?" }
+        return RequestErrors([RequestError(path: "type", message: message)])
+    }
+
+    /// The rest of a decision once preferences and `state`/`user` are converted: the params,
+    /// then the stages.
+    private func decideOne(_ request: DecisionRequest, table: TypeTable, prefs: consuming EffectivePreferences?,
+                           fieldValues: consuming SlotValues, errors: consuming [RequestError],
+                           ledger: LedgerIndex?, now: Int) -> Result<Decision, RequestErrors> {
+        var errors = errors
         let params = paramValues(request, table: table, errors: &errors)
         guard errors.isEmpty, let prefs = consume prefs else { return .failure(RequestErrors(errors)) }
         let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)

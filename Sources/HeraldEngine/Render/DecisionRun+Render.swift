@@ -26,13 +26,14 @@ extension Engine {
     /// A link's URL, with template values looked up by name.
     func renderLink(_ link: Link?, values: (String) -> Value?) -> String? {
         guard let link else { return nil }
-        return renderLink(link, route: bundle.routes[link.route], values: values)
+        guard let url = bundle.routes[link.route]?.url else { return nil }
+        return Self.renderLink(link, url: url, values: values)
     }
 
-    /// A link's URL through its resolved route (`TypeTable.route`).
-    func renderLink(_ link: Link, route: Route?, values: (String) -> Value?) -> String? {
-        guard let url = route?.url else { return nil }
-        return url.render { param in
+    /// A link's URL through its route's compiled `url`: each route param takes its binding,
+    /// rendered and percent-encoded.
+    static func renderLink(_ link: Link, url: RouteTemplate, values: (String) -> Value?) -> String {
+        url.render { param in
             link.bindings.first { $0.param == param }?.value.render(values)
         }
     }
@@ -78,7 +79,7 @@ extension DecisionRun {
         if let staticLink = table.staticLink {
             link = staticLink
         } else if let typeLink = table.type.link, let url = table.linkURL {
-            link = url.render { param in typeLink.bindings.first { $0.param == param }?.value.render(value) }
+            link = Engine.renderLink(typeLink, url: url, values: value)
         } else {
             link = nil
         }
