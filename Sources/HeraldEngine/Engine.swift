@@ -314,13 +314,11 @@ final class CapPlan: Sendable {
 /// A type's batch group, held by reference so the batching stage reads it without copying.
 final class BatchPlan: Sendable {
     let group: BatchGroup
-    let name: String
-    let window: Int
+    var name: String { group.name }
+    var window: Int { group.window }
 
     init(_ group: BatchGroup) {
         self.group = group
-        name = group.name
-        window = group.window
     }
 }
 

@@ -61,8 +61,7 @@ import Testing
         buffer.append(7)
         buffer.append(" items, ")
         buffer.append(-12)
-        buffer.append(ascii: UInt8(ascii: "!"))
-        buffer.append(" ✓" as StaticString)
+        buffer.append("! ✓")
         #expect(buffer.string == "Due: 7 items, -12! ✓")
     }
 

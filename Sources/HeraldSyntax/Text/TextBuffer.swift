@@ -18,17 +18,6 @@ public struct TextBuffer {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    @inlinable
-    public mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    /// Appends one ASCII byte.
-    @inlinable
-    public mutating func append(ascii byte: UInt8) {
-        bytes.append(byte)
-    }
-
     /// Appends a decimal integer.
     @inlinable
     public mutating func append(_ number: Int) {
