@@ -156,9 +156,15 @@ public struct Decision: Sendable, Equatable {
         get { storage.subject }
         set { unique().subject = newValue }
     }
+    /// The stages in order. A decision the engine made records its trace as plain data and
+    /// builds these steps (with their notes' text) when this is read.
     public var trace: [TraceStep] {
-        get { storage.trace }
-        set { unique().trace = newValue }
+        get { storage.log?.steps ?? storage.trace }
+        set {
+            let storage = unique()
+            storage.trace = newValue
+            storage.log = nil
+        }
     }
     public var policy: Policy {
         get { storage.policy }
@@ -185,12 +191,15 @@ public struct Decision: Sendable, Equatable {
         var rule: Rule?
         var cap: String?
         var subject: String?
+        /// The trace as given (when `log` is nil).
         var trace: [TraceStep]
+        /// The trace as the engine recorded it.
+        var log: TraceLog?
         var policy: Policy
 
         init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, type: String, category: String?,
              channel: String?, key: String?, batch: Batch?, fallback: String?, notification: Notification?,
-             rule: Rule?, cap: String?, subject: String?, trace: [TraceStep], policy: Policy) {
+             rule: Rule?, cap: String?, subject: String?, trace: [TraceStep], log: TraceLog?, policy: Policy) {
             self.action = action
             self.reason = reason
             self.deliverAt = deliverAt
@@ -206,14 +215,24 @@ public struct Decision: Sendable, Equatable {
             self.cap = cap
             self.subject = subject
             self.trace = trace
+            self.log = log
             self.policy = policy
         }
 
         func copy() -> Storage {
             Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, type: type,
                     category: category, channel: channel, key: key, batch: batch, fallback: fallback,
-                    notification: notification, rule: rule, cap: cap, subject: subject, trace: trace, policy: policy)
+                    notification: notification, rule: rule, cap: cap, subject: subject, trace: trace, log: log,
+                    policy: policy)
         }
+    }
+
+    /// Sets the notification by filling an empty one in place (the engine renders copy
+    /// straight into the decision's storage).
+    mutating func withNotification(_ fill: (inout Notification) -> Void) {
+        var notification = Notification()
+        fill(&notification)
+        unique().notification = consume notification
     }
 
     private mutating func unique() -> Storage {
@@ -229,20 +248,21 @@ public struct Decision: Sendable, Equatable {
     ) {
         self.init(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, type: type,
                   category: category, channel: channel, key: key, batch: batch, fallback: fallback,
-                  notification: notification, rule: rule, cap: cap, subject: nil, trace: trace, policy: policy)
+                  notification: notification, rule: rule, cap: cap, subject: nil, trace: trace, log: nil, policy: policy)
     }
 
-    /// Every field at once (the engine builds a decision in one step).
+    /// Every field at once (the engine builds a decision in one step); the trace is `log`
+    /// when given, else `trace`.
     init(
         action: Action, reason: String, deliverAt: Int?, utcOffset: Int, type: String,
         category: String?, channel: String?, key: String?, batch: Batch?,
         fallback: String?, notification: Notification?, rule: Rule?, cap: String?,
-        subject: String?, trace: [TraceStep], policy: Policy
+        subject: String?, trace: [TraceStep], log: TraceLog?, policy: Policy
     ) {
         storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, type: type,
                           category: category, channel: channel, key: key, batch: batch, fallback: fallback,
                           notification: notification, rule: rule, cap: cap, subject: subject, trace: trace,
-                          policy: policy)
+                          log: log, policy: policy)
     }
 
     public static func == (a: Decision, b: Decision) -> Bool {
@@ -251,7 +271,7 @@ public struct Decision: Sendable, Equatable {
         return x.action == y.action && x.reason == y.reason && x.deliverAt == y.deliverAt && x.utcOffset == y.utcOffset
             && x.type == y.type && x.category == y.category && x.channel == y.channel && x.key == y.key
             && x.batch == y.batch && x.fallback == y.fallback && x.notification == y.notification && x.rule == y.rule
-            && x.cap == y.cap && x.subject == y.subject && x.trace == y.trace && x.policy == y.policy
+            && x.cap == y.cap && x.subject == y.subject && a.trace == b.trace && x.policy == y.policy
     }
 
     /// The decision in the contract's shape. Absent values are left out rather than written

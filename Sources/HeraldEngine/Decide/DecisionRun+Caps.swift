@@ -50,15 +50,15 @@ extension DecisionRun {
             }
             break
         }
-        if let verdict = checkExpiry(.caps) { return verdict }
+        if let verdict = checkExpiry() { return verdict }
         if deferred {
             let moves = capMoves, zone = zone
-            step(.caps, .pass, rule: timingRule, detail: .lazy {
+            step(.caps, .pass, timingRule?.citation, detail: .lazy {
                 moves.map { "`\($0.cap)` deferred \(Self.localClock($0.from, zone)) → \(Self.localClock($0.to, zone))" }
                     .joined(separator: "; ")
             })
         } else {
-            step(.caps, .pass, detail: .counted(table.caps.count, " cap(s) have room"))
+            step(.caps, .pass, note: .counted(table.caps.count, " cap(s) have room"))
         }
         return nil
     }
@@ -231,9 +231,7 @@ extension DecisionRun {
             return Verdict(reason: "batched", citation: rule,
                            detail: .lazy { "joins `\(slot.key)`, flushes at \(Self.localClock(slot.flushAt, zone))" })
         }
-        step(.batching, .pass, rule, detail: .lazy { [plan] in
-            "no other member of `\(plan.name)` within \(Self.duration(plan.window))"
-        })
+        step(.batching, .pass, rule, note: .batchingWindow)
         return nil
     }
 

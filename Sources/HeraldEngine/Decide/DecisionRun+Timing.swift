@@ -60,7 +60,7 @@ extension DecisionRun {
         return nil
     }
 
-    func checkExpiry(_ stage: TraceStep.Stage) -> Verdict? {
+    func checkExpiry() -> Verdict? {
         guard let expires = type.timing.expires, deliverAt > aligned + expires else { return nil }
         let zone = zone, at = deliverAt, aligned = aligned
         return Verdict(reason: "expired", citation: table.cite.expires,
@@ -72,25 +72,16 @@ extension DecisionRun {
     mutating func checkTiming() -> Verdict? {
         let trainingDay = scheduleReason == "training_day"
         if let verdict = applyQuietHours() { return verdict }
-        if let verdict = checkExpiry(.timing) { return verdict }
-        let at = type.timing.at, offset = type.timing.offset, reminderTime = context.prefs.reminderTime
-        let quiet = quietMove, zone = zone, deliverAt = deliverAt
-        step(.timing, .pass, rule: timingRule, detail: .lazy {
-            var detail: String
-            switch at {
-            case .immediate: detail = "immediate"
-            case .reminderTime: detail = "aligned to reminder time \(Self.clock(reminderTime))"
-            case .localTime(let s): detail = "aligned to local time \(Self.clock(s))"
-            case .param(let name): detail = "at param `\(name)`"
-            case .state(let path): detail = "at `state.\(path.joined(separator: "."))`"
-            }
-            if offset != 0 { detail += " \(offset < 0 ? "-" : "+")\(Self.duration(abs(offset)))" }
-            if trainingDay { detail += "; moved to the next training day" }
-            if let q = quiet {
-                detail += "; deferred from \(Self.localClock(q.from, zone)) to \(Self.localClock(q.to, zone)) (quiet hours \(Self.window(q.hours)))"
-            }
-            return detail + "; \(Self.localClock(deliverAt, zone))"
-        })
+        if let verdict = checkExpiry() { return verdict }
+        facts.reminderTime = context.prefs.reminderTime
+        facts.trainingDay = trainingDay
+        if let q = quietMove {
+            facts.quietHours = q.hours
+            facts.quietFrom = q.from
+            facts.quietTo = q.to
+        }
+        facts.timingAt = deliverAt
+        step(.timing, .pass, timingRule?.citation, note: .timing)
         return nil
     }
 

@@ -94,16 +94,17 @@ extension Engine {
                            ledger: LedgerIndex?, now: Int) -> Result<Decision, RequestErrors> {
         var errors = errors
         let params = paramValues(request, table: table, errors: &errors)
-        guard errors.isEmpty, let prefs = consume prefs else { return .failure(RequestErrors(errors)) }
+        // Checked, not bound: binding would copy the preferences; the context takes them.
+        guard errors.isEmpty, prefs != nil else { return .failure(RequestErrors(errors)) }
         let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
-        let context = RequestContext(engine: self, table: table, request: request, now: now, prefs: prefs,
+        let context = RequestContext(engine: self, table: table, request: request, now: now, prefs: consume prefs,
                                      fieldValues: fieldValues, paramValues: params, ledger: ledger,
                                      subject: request.subject)
         if let template = table.type.subject {
             let rendered = template.render { renderValue($0, context: context, localDate: nil) }
             context.subject = rendered.isEmpty ? request.subject : rendered
         }
-        var run = DecisionRun(engine: self, table: table, context: context)
+        var run = DecisionRun(context: context)
         return .success(run.execute())
     }
 }
@@ -131,19 +132,25 @@ struct Verdict {
     var detail: TraceText?
 }
 
-/// One decision in progress: the stages in order, each appending its trace step.
+/// One decision in progress: the stages in order, each appending its trace record.
 ///
 /// A value whose stages are `mutating` methods run in place (no closures, no copies, and
 /// exclusivity checked at compile time). Rule citations come from the engine's tables
-/// (`Citation`, formatted once per bundle); trace notes are recorded as `TraceText` (a name,
-/// a count, or a closure over the values that explain the step) and formatted only when
-/// read, so deciding builds no trace text.
+/// (`Citation`, formatted once per bundle); trace records are plain data whose notes are
+/// codes (`TraceNote`) or, for verdicts, `TraceText`, formatted only when the trace is read
+/// (`TraceLog`), so deciding builds no trace text and counts no references for it.
 struct DecisionRun {
     let engine: Engine
     let table: TypeTable
     let context: RequestContext
-    var trace: [TraceStep] = []
+    var records: [TraceRecord] = []
+    /// The notes records cite by `TraceNote.detail`.
+    var details: [TraceText] = []
+    /// What coded notes are formatted from.
+    var facts: TraceFacts
     var channel: ChannelChoice?
+    /// Where `channel` is in `table.channelChoices` (negative: the fallback).
+    var channelIndex: Int16 = 0
     var fallback: String?
     /// The aligned instant (timing's anchor plus offset), before any deferral.
     var aligned = 0
@@ -161,56 +168,57 @@ struct DecisionRun {
     /// The idempotency key last built, with the local date it was built for.
     var keyCache: (date: Int, key: String)?
 
-    init(engine: Engine, table: TypeTable, context: RequestContext) {
-        self.engine = engine
-        self.table = table
+    init(context: RequestContext) {
+        engine = context.engine
+        table = context.table
         self.context = context
+        facts = TraceFacts(zone: context.prefs.zone)
     }
 
     /// Borrowed, not copied: the stages read single fields of these.
     var type: NotificationType { _read { yield table.type } }
     var zone: Zone { _read { yield context.prefs.zone } }
 
-    static let stages: [TraceStep.Stage] = [
-        .request, .eligibility, .preferences, .permission, .suppression, .dedupe, .timing, .caps, .batching, .render,
-    ]
-
     @inline(__always)
-    mutating func step(_ stage: consuming TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: consuming Citation? = nil,
-                       detail: consuming TraceText? = nil) {
-        let recorded = TraceStep(stage: stage, outcome: outcome, citation: citation, detailText: detail)
-        trace.append(consume recorded)
+    mutating func step(_ stage: StageCode, _ outcome: TraceStep.Outcome, _ citation: Citation? = nil,
+                       note: TraceNote = .none) {
+        records.append(TraceRecord(stage: stage, outcome: outcome, citation: citation.map(Unmanaged.passUnretained),
+                                   note: note))
     }
 
-    mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, rule: Decision.Rule?, detail: TraceText? = nil) {
-        trace.append(TraceStep(stage: stage, outcome: outcome, citation: rule?.citation, detailText: detail))
+    /// A step whose note is kept as text (verdicts, deferrals).
+    mutating func step(_ stage: StageCode, _ outcome: TraceStep.Outcome, _ citation: Citation? = nil,
+                       detail: consuming TraceText?) {
+        guard let detail else { return step(stage, outcome, citation) }
+        details.append(detail)
+        step(stage, outcome, citation, note: .detail(Int32(details.count - 1)))
     }
 
-    /// Runs stage `index` (0 = request … 8 = batching).
+    /// Runs stage `stage` (request … batching).
     @inline(__always)
-    private mutating func run(stage index: Int) -> Verdict? {
-        switch index {
-        case 0: checkRequest()
-        case 1: checkEligibility()
-        case 2: checkPreferences()
-        case 3: checkPermission()
-        case 4: checkSuppression()
-        case 5: checkDedupe()
-        case 6: checkTiming()
-        case 7: checkCaps()
-        default: checkBatching()
+    private mutating func run(_ stage: StageCode) -> Verdict? {
+        switch stage {
+        case .request: checkRequest()
+        case .eligibility: checkEligibility()
+        case .preferences: checkPreferences()
+        case .permission: checkPermission()
+        case .suppression: checkSuppression()
+        case .dedupe: checkDedupe()
+        case .timing: checkTiming()
+        case .caps: checkCaps()
+        case .batching, .render: checkBatching()
         }
     }
 
     mutating func execute() -> Decision {
-        trace.reserveCapacity(Self.stages.count)
-        for index in 0 ..< Self.stages.count - 1 {
-            if let verdict = run(stage: index) {
+        records.reserveCapacity(StageCode.allCases.count)
+        for stage in StageCode.allCases where stage != .render {
+            if let verdict = run(stage) {
                 if verdict.reason == "batched", let batch {
-                    return finishBatch(batch, verdict: verdict, after: index)
+                    return finishBatch(batch, verdict: verdict, after: stage)
                 }
-                step(Self.stages[index], .verdict, verdict.citation, detail: verdict.detail)
-                for later in Self.stages[(index + 1)...] { step(later, .skip) }
+                step(stage, .verdict, verdict.citation, detail: verdict.detail)
+                for later in StageCode.allCases where later.rawValue > stage.rawValue { step(later, .skip) }
                 return suppressed(verdict)
             }
         }
@@ -219,12 +227,12 @@ struct DecisionRun {
 
     /// The decision, built in one step from what the stages found.
     func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
-                  batch: consuming Decision.Batch? = nil, notification: consuming Decision.Notification? = nil,
-                  rule: Decision.Rule?, cap: String? = nil) -> Decision {
+                  batch: consuming Decision.Batch? = nil, rule: Decision.Rule?, cap: String? = nil) -> Decision {
         Decision(action: action, reason: reason, deliverAt: deliverAt, utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0,
                  type: type.id, category: type.category, channel: channel?.name, key: key, batch: batch,
-                 fallback: fallback, notification: notification, rule: rule, cap: cap, subject: context.subject,
-                 trace: trace, policy: engine.policy)
+                 fallback: fallback, notification: nil, rule: rule, cap: cap, subject: context.subject,
+                 trace: [], log: TraceLog(records: records, details: details, table: table, facts: facts),
+                 policy: engine.policy)
     }
 
     func rule(of verdict: Verdict) -> Decision.Rule? {
@@ -237,22 +245,27 @@ struct DecisionRun {
     }
 
     mutating func scheduled() -> Decision {
-        let notification = render()
-        step(.render, .pass, detail: .quoted("on ", channel?.name ?? ""))
+        if channel == nil {
+            step(.render, .pass, detail: .quoted("on ", ""))
+        } else {
+            step(.render, .pass, note: .channel("on ", channelIndex))
+        }
         let key = idempotencyKey(at: deliverAt)
-        return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key,
-                        notification: consume notification, rule: timingRule)
+        var decision = decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key,
+                                rule: timingRule)
+        decision.withNotification { render(into: &$0) }
+        return decision
     }
 
-    mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after index: Int) -> Decision {
-        let stage = Self.stages[index]
+    mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after stage: StageCode) -> Decision {
         step(stage, .verdict, verdict.citation, detail: verdict.detail)
-        for later in Self.stages[(index + 1)...] where later != .render { step(later, .skip) }
-        let notification = render()
-        step(.render, .pass, detail: .text("member notification for flush"))
+        for later in StageCode.allCases where later.rawValue > stage.rawValue && later != .render { step(later, .skip) }
+        step(.render, .pass, note: .text("member notification for flush"))
         let key = idempotencyKey(at: deliverAt)
-        return decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: consume key, batch: batch,
-                        notification: consume notification, rule: rule(of: verdict), cap: verdict.cap)
+        var decision = decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: consume key, batch: batch,
+                                rule: rule(of: verdict), cap: verdict.cap)
+        decision.withNotification { render(into: &$0) }
+        return decision
     }
 
     // MARK: 1. Request check
@@ -311,20 +324,21 @@ struct DecisionRun {
         // A locked type or category (security alerts, one-time codes) is exempt from every
         // preference switch: pause all, the category toggles and the channel master toggles.
         channel = nil
-        for ch in table.channelChoices {
-            if locked { channel = ch; break }
+        for (index, ch) in table.channelChoices.enumerated() {
+            if locked { channel = ch; channelIndex = Int16(truncatingIfNeeded: index); break }
             if ch.toggle, !(context.prefs.channels.isEmpty ? ch.defaultOn : (context.prefs.channels[ch.name] ?? ch.defaultOn)) { continue }
             if context.prefs.categories.isEmpty ? ch.categoryDefaultOn : (context.prefs.categories[ch.categoryKey] ?? ch.categoryDefaultOn) {
                 channel = ch
+                channelIndex = Int16(truncatingIfNeeded: index)
                 break
             }
         }
-        guard let chosen = channel else {
+        guard channel != nil else {
             let id = type.id, channels = type.channels
             return Verdict(reason: "channel_off", citation: table.cite.channels,
                            detail: .lazy { "every channel of `\(id)` is off: " + channels.joined(separator: ", ") })
         }
-        step(.preferences, .pass, detail: .quoted("channel ", chosen.name))
+        step(.preferences, .pass, note: .channel("channel ", channelIndex))
         return nil
     }
 
@@ -339,6 +353,7 @@ struct DecisionRun {
         if let fallbackChannel = table.fallbackChoice {
             fallback = fallbackChannel.name
             channel = fallbackChannel
+            channelIndex = -1
             let to = fallbackChannel.name
             step(.permission, .pass, table.cite.fallback,
                  detail: .lazy { "permission denied for `\(denied)`; falling back to `\(to)`" })
@@ -358,7 +373,7 @@ struct DecisionRun {
                            detail: source.map { s in .lazy { "`\(s)` is true" } })
         }
         let count = conditions.count
-        step(.suppression, .pass, detail: count == 0 ? nil : .counted(count, " rule(s) false"))
+        step(.suppression, .pass, note: count == 0 ? .none : .counted(count, " rule(s) false"))
         return nil
     }
 
@@ -378,7 +393,8 @@ struct DecisionRun {
             return Verdict(reason: "duplicate", citation: table.cite.key,
                            detail: .lazy { "`\(key)` is already in the history" })
         }
-        step(.dedupe, .pass, detail: .quoted("key ", key))
+        facts.dedupeKey = key
+        step(.dedupe, .pass, note: .key("key "))
         return nil
     }
 }

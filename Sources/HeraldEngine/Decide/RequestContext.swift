@@ -53,15 +53,16 @@ final class RequestContext: EvaluationContext {
     /// The subject (type's `subject` template, else the request's).
     var subject: String?
 
-    init(engine: Engine, table: TypeTable, request: DecisionRequest, now: Int, prefs: EffectivePreferences,
-         fieldValues: SlotValues, paramValues: SlotValues, ledger: LedgerIndex, subject: String?) {
+    /// `prefs` is never nil (the caller checked); taken as an optional so that it is moved in, not copied.
+    init(engine: Engine, table: TypeTable, request: DecisionRequest, now: Int, prefs: consuming EffectivePreferences?,
+         fieldValues: consuming SlotValues, paramValues: consuming SlotValues, ledger: LedgerIndex, subject: String?) {
         self.engine = engine
         self.table = table
         at = request.at
         userID = request.userID
         permission = request.permission
         self.now = now
-        self.prefs = prefs
+        self.prefs = (consume prefs)!
         self.fieldValues = fieldValues
         self.paramValues = paramValues
         self.ledger = ledger

@@ -68,25 +68,24 @@ extension DecisionRun {
         return TextBuffer.join(type.id, subject, date, separator: UInt8(ascii: ":"))
     }
 
-    /// What the device shows for this type.
-    mutating func render() -> Decision.Notification {
+    /// What the device shows for this type, rendered into `notification` in place.
+    func render(into notification: inout Decision.Notification) {
         let instant = deliverAt
         let context = context
         let engine = engine
         let table = table
         func value(_ name: String) -> Value? { engine.renderValue(name, context: context, localDate: instant) }
-        let link: String?
         if let staticLink = table.staticLink {
-            link = staticLink
+            notification.link = staticLink
         } else if let typeLink = table.type.link, let url = table.linkURL {
-            link = Engine.renderLink(typeLink, url: url, values: value)
-        } else {
-            link = nil
+            notification.link = Engine.renderLink(typeLink, url: url, values: value)
         }
-        return Decision.Notification(
-            title: table.copyTitle?.render(value), subtitle: table.copySubtitle?.render(value),
-            body: table.copyBody?.render(value), lockscreen: table.copyLockscreen?.render(value), link: link,
-            threadId: table.threadIdTemplate?.render(value) ?? table.type.category,
-            interruptionLevel: table.interruptionLevel, badge: engine.badge(context))
+        if let t = table.copyTitle { notification.title = t.render(value) }
+        if let t = table.copySubtitle { notification.subtitle = t.render(value) }
+        if let t = table.copyBody { notification.body = t.render(value) }
+        if let t = table.copyLockscreen { notification.lockscreen = t.render(value) }
+        notification.threadId = table.threadIdTemplate?.render(value) ?? table.type.category
+        notification.interruptionLevel = table.interruptionLevel
+        notification.badge = engine.badge(context)
     }
 }

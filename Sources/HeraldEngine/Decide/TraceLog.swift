@@ -1,0 +1,137 @@
+import HeraldPolicy
+
+/// A decision's trace as the engine records it: one plain-data record per stage, turned into
+/// `TraceStep`s only when someone reads `Decision.trace` (`json()`, `herald explain`).
+///
+/// This is the trace's summary level, always on and nearly free: a record is the stage, the
+/// outcome, the cited rule and a note code, with no reference counts and no text. The
+/// record's citation and the names its note refers to belong to the type's table, which the
+/// log holds (one reference for the whole trace). Notes that need more than a code (verdicts,
+/// deferrals by caps) are kept as `TraceText` beside the records.
+struct TraceLog: Sendable {
+    var records: [TraceRecord]
+    /// The notes records refer to by `TraceNote.detail(index)`.
+    var details: [TraceText]
+    /// Owns every citation and channel name the records point at.
+    let table: TypeTable
+    /// What `TraceNote.timing` and `TraceNote.key` read.
+    var facts: TraceFacts
+
+    /// The steps, with their notes formatted.
+    var steps: [TraceStep] {
+        records.map { record in
+            TraceStep(stage: record.stage.stage, outcome: record.outcome,
+                      citation: record.citation?.takeUnretainedValue(), detailText: text(of: record.note))
+        }
+    }
+
+    private func text(of note: TraceNote) -> TraceText? {
+        switch note {
+        case .none: nil
+        case .text(let text): .text(text.description)
+        case .counted(let n, let text): .counted(n, text)
+        case .channel(let prefix, let index): .quoted(prefix, channelName(index))
+        case .key(let prefix): .quoted(prefix, facts.dedupeKey ?? "")
+        case .timing: .text(timingText())
+        case .batchingWindow:
+            table.batching.map { plan in
+                .text("no other member of `\(plan.name)` within \(DecisionRun.duration(plan.window))")
+            }
+        case .detail(let index): details[Int(index)]
+        }
+    }
+
+    private func channelName(_ index: Int16) -> String {
+        if index < 0 { return table.fallbackChoice?.name ?? "" }
+        let choices = table.channelChoices
+        return Int(index) < choices.count ? choices[Int(index)].name : ""
+    }
+
+    /// The timing stage's note: how the trigger was aligned and where quiet hours moved it.
+    private func timingText() -> String {
+        let timing = table.type.timing, zone = facts.zone
+        var detail: String
+        switch timing.at {
+        case .immediate: detail = "immediate"
+        case .reminderTime: detail = "aligned to reminder time \(DecisionRun.clock(facts.reminderTime))"
+        case .localTime(let s): detail = "aligned to local time \(DecisionRun.clock(s))"
+        case .param(let name): detail = "at param `\(name)`"
+        case .state(let path): detail = "at `state.\(path.joined(separator: "."))`"
+        }
+        let offset = timing.offset
+        if offset != 0 { detail += " \(offset < 0 ? "-" : "+")\(DecisionRun.duration(abs(offset)))" }
+        if facts.trainingDay { detail += "; moved to the next training day" }
+        if let q = facts.quietHours {
+            detail += "; deferred from \(DecisionRun.localClock(facts.quietFrom, zone)) to "
+                + "\(DecisionRun.localClock(facts.quietTo, zone)) (quiet hours \(DecisionRun.window(q)))"
+        }
+        return detail + "; \(DecisionRun.localClock(facts.timingAt, zone))"
+    }
+}
+
+/// The values a trace's coded notes are formatted from, recorded as the stages run.
+struct TraceFacts: Sendable {
+    /// The zone the local clocks in notes are read in.
+    var zone: Zone
+    /// The key the dedupe stage checked.
+    var dedupeKey: String?
+    /// The user's reminder time (seconds after midnight) when timing aligned to it.
+    var reminderTime = 0
+    /// Timing moved the notification to the next training day.
+    var trainingDay = false
+    /// A quiet-hours deferral from `quietFrom` to `quietTo`.
+    var quietHours: QuietHours?
+    var quietFrom = 0
+    var quietTo = 0
+    /// The delivery instant when the timing stage passed.
+    var timingAt = 0
+}
+
+/// One stage of the pipeline, as a record stores it.
+enum StageCode: UInt8, CaseIterable, Sendable {
+    case request, eligibility, preferences, permission, suppression, dedupe, timing, caps, batching, render
+
+    var stage: TraceStep.Stage {
+        switch self {
+        case .request: .request
+        case .eligibility: .eligibility
+        case .preferences: .preferences
+        case .permission: .permission
+        case .suppression: .suppression
+        case .dedupe: .dedupe
+        case .timing: .timing
+        case .caps: .caps
+        case .batching: .batching
+        case .render: .render
+        }
+    }
+}
+
+/// One trace step as recorded: plain data (copied without reference counting).
+struct TraceRecord: Sendable {
+    var stage: StageCode
+    var outcome: TraceStep.Outcome
+    /// Unretained: the log's table owns it.
+    var citation: Unmanaged<Citation>?
+    var note: TraceNote
+}
+
+/// A step's note as a code; `TraceLog` formats it when the trace is read.
+enum TraceNote: Sendable {
+    case none
+    /// Fixed text.
+    case text(StaticString)
+    /// A number followed by fixed text (`3 rule(s) false`).
+    case counted(Int, StaticString)
+    /// A prefix and a channel's name: the table's `channelChoices[index]`, or its fallback
+    /// when `index` is negative.
+    case channel(StaticString, Int16)
+    /// A prefix and the key the dedupe stage checked.
+    case key(StaticString)
+    /// The timing stage's alignment and deferral (`TraceFacts`).
+    case timing
+    /// The batch group's name and window when no other member is near.
+    case batchingWindow
+    /// `TraceLog.details[index]`.
+    case detail(Int32)
+}
