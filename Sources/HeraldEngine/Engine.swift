@@ -41,6 +41,9 @@ final class EngineCore: Sendable {
     let userSlots: SchemaSlotNode
     /// The badge expression's required reads (it has no params).
     let badgeReads: [ReadSlot]
+    /// The zone of `defaults.timezone`, resolved once: requests in it (or without one) skip
+    /// the zone cache's locked lookup.
+    let defaultZone: Zone?
 
     init(bundle: PolicyBundle) {
         self.bundle = bundle
@@ -55,6 +58,7 @@ final class EngineCore: Sendable {
         for type in bundle.types { categories[type.id] = type.category }
         categoryOfType = categories
         policy = Decision.Policy(name: bundle.name, digest: bundle.digest)
+        defaultZone = Zone(identifier: bundle.defaults.timezone)
         var tables: [String: TypeTable] = [:]
         for type in bundle.types { tables[type.id] = TypeTable(type: type, bundle: bundle, fieldSlots: slots) }
         self.tables = tables
@@ -117,7 +121,9 @@ final class TypeTable: Sendable {
     let suppressReasons: [String]
     /// What rendering reads: the copy templates (none for a silent type), the thread id
     /// template (the type's, else its category's) and the interruption level.
-    let copyTitle, copySubtitle, copyBody, copyLockscreen, threadIdTemplate: MessageTemplate?
+    let copyTitle, copySubtitle, copyBody, copyLockscreen, threadIdTemplate: BoundTemplate?
+    /// The idempotency key's template (the type's, else its dedupe key), and the subject's.
+    let keyTemplate, subjectTemplate: BoundTemplate?
     let interruptionLevel: String
     let timingRule: Decision.Rule
     let quietRule: Decision.Rule
@@ -237,11 +243,14 @@ final class TypeTable: Sendable {
         suppressWhen = suppress.map(\.when)
         suppressReasons = suppress.map(\.reason)
         let copy = type.silent ? nil : type.copy
-        copyTitle = copy?.title
-        copySubtitle = copy?.subtitle
-        copyBody = copy?.body
-        copyLockscreen = copy?.lockscreen
-        threadIdTemplate = type.threadId ?? category?.threadId
+        func bind(_ template: MessageTemplate?) -> BoundTemplate? { template.map { BoundTemplate($0, params: type.params) } }
+        copyTitle = bind(copy?.title)
+        copySubtitle = bind(copy?.subtitle)
+        copyBody = bind(copy?.body)
+        copyLockscreen = bind(copy?.lockscreen)
+        threadIdTemplate = bind(type.threadId ?? category?.threadId)
+        keyTemplate = bind(type.idempotencyKey ?? type.dedupe?.key)
+        subjectTemplate = bind(type.subject)
         interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
         timingRule = Decision.Rule(id: "\(id).timing", span: type.timing.span ?? type.span)
         quietRule = Decision.Rule(citation: cite.quietHours)

@@ -133,4 +133,41 @@ struct RouteTemplateTests {
         #expect(route("demo://x/{id", ["id": .string]).1.first?.code == .templateSyntax)
         #expect(route("demo://x/}", [:]).1.first?.code == .templateSyntax)
     }
+
+    // MARK: The compiled program
+
+    @Test func numbersInDecimal() {
+        let t = "{count, plural, one {# item} other {# items}} / {count}"
+        for (n, text) in [(0, "0 items / 0"), (1, "1 item / 1"), (10, "10 items / 10"), (-7, "-7 items / -7"),
+                          (Int.max, "\(Int.max) items / \(Int.max)"), (Int.min, "\(Int.min) items / \(Int.min)")] {
+            #expect(render(t, ["count": .int(n)]) == text)
+        }
+    }
+
+    @Test func missingPluralValueTakesOtherWithoutNumber() {
+        #expect(render("{count, plural, one {# item} other {some#}}", [:]) == "some")
+        #expect(render("a{name}b{count}c", [:]) == "abc")
+    }
+
+    @Test func longCopyLeavesTheStackBuffer() {
+        let long = String(repeating: "é🎵x", count: 200)  // 1,400 UTF-8 bytes
+        #expect(render("<{name}>", ["name": .string(long)]) == "<\(long)>")
+        let text = String(repeating: "0123456789", count: 60)
+        #expect(render(text + "{name}", ["name": .string("!")]) == text + "!")
+    }
+
+    @Test func byIndexFollowsPlaceholderOrder() throws {
+        let t = try #require(compile("{name}: {count, plural, one {# item} other {# items}} {name}").0)
+        #expect(t.placeholders == ["name", "count"])
+        let values: [Value] = [.string("Ana"), .int(3)]
+        #expect(t.render(byIndex: { values[$0] }) == "Ana: 3 items Ana")
+        #expect(t.render(byIndex: { _ in nil }) == ":  items ")  // no count: `other`, without a number
+    }
+
+    @Test func valuesOtherThanTextAndNumbers() {
+        let t = try? #require(compile("{name}", ["name": .list(.string)]).0)
+        #expect(t?.render(["name": .list([.string("a"), .string("b")])]) == "a, b")
+        #expect(render("{flag, select, true {on} other {off}}", ["flag": .bool(false)]) == "off")
+    }
 }
+

@@ -14,10 +14,17 @@ extension DecisionRun {
         }
         var deferred = false
         var rounds = 0
+        // Held once for every cap that counts the default statuses (most do).
+        let own = context.ledger
+        let ownCountsDefaults = own.countsDefaults
+        let plans = table.capPlans
         round: while rounds < 64 {
             rounds += 1
-            for plan in table.capPlans {
-                guard let scopes = scopes(of: plan), case .over(let note) = isOver(plan, scopes: scopes, at: deliverAt) else { continue }
+            for plan in plans {
+                guard let scopes = scopes(of: plan) else { continue }
+                let check = plan.defaultCounts && ownCountsDefaults
+                    ? isOver(plan, scopes: scopes, at: deliverAt, in: own) : isOver(plan, scopes: scopes, at: deliverAt)
+                guard case .over(let note) = check else { continue }
                 let reason = plan.reason
                 switch plan.over {
                 case .suppress:
@@ -120,7 +127,12 @@ extension DecisionRun {
     /// Whether one more notification at `t` would break the cap, with a note (formatted when
     /// read).
     mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int) -> CapCheck {
-        let index = ledger(for: plan)
+        // The request's own ledger is read where it is (no copy of the index per cap).
+        if plan.defaultCounts, context.ledger.countsDefaults { return isOver(plan, scopes: scopes, at: t, in: context.ledger) }
+        return isOver(plan, scopes: scopes, at: t, in: ledger(for: plan))
+    }
+
+    mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int, in index: borrowing LedgerIndex) -> CapCheck {
         if let cooldown = plan.cooldown {
             for scope in scopes {
                 if let last = index.last(scope, before: t + 1), t - last < cooldown {

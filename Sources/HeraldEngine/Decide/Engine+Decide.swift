@@ -100,8 +100,8 @@ extension Engine {
         let context = RequestContext(engine: self, table: table, request: request, now: now, prefs: consume prefs,
                                      fieldValues: fieldValues, paramValues: params, ledger: ledger,
                                      subject: request.subject)
-        if let template = table.type.subject {
-            let rendered = template.render { renderValue($0, context: context, localDate: nil) }
+        if let template = table.subjectTemplate {
+            let rendered = template.render(context, localDate: nil)
             context.subject = rendered.isEmpty ? request.subject : rendered
         }
         var run = DecisionRun(context: context)

@@ -205,7 +205,8 @@ extension Engine {
     func preferences(_ input: PreferencesInput, errors: inout [RequestError]) -> EffectivePreferences? {
         let defaults = bundle.defaults
         let zoneName = input.timezone ?? defaults.timezone
-        guard let zone = Zone(identifier: zoneName) else {
+        let known = zoneName == defaults.timezone ? core.defaultZone : nil
+        guard let zone = known ?? Zone(identifier: zoneName) else {
             errors.append(RequestError(path: input.timezone == nil ? "defaults.timezone" : "prefs.timezone",
                                        message: "unknown time zone `\(zoneName)`"))
             return nil

@@ -46,6 +46,48 @@ extension Engine {
     }
 }
 
+/// A template with each placeholder bound to where a decision finds its value, once per
+/// type: rendering looks values up by index, never by name.
+struct BoundTemplate: Sendable {
+    /// Where a placeholder's value comes from (the names `Engine.renderValue` answers).
+    enum Source: Sendable {
+        case type, subject, localDate
+        case param(Int)
+        /// Not a built-in nor a declared param: renders as empty text.
+        case absent
+    }
+
+    let template: MessageTemplate
+    let sources: [Source]
+
+    init(_ template: MessageTemplate, params: [Param]) {
+        self.template = template
+        sources = template.placeholders.map { name in
+            switch name {
+            case "type": .type
+            case "subject": .subject
+            case "localDate": .localDate
+            default: params.firstIndex { $0.name == name }.map(Source.param) ?? .absent
+            }
+        }
+    }
+
+    /// The rendered text; `localDate` is the local date of `instant`, when given.
+    func render(_ context: RequestContext, localDate instant: Int?) -> String {
+        template.render(byIndex: { index in
+            switch sources[index] {
+            case .type: return .string(context.table.type.id)
+            case .subject: return .string(context.subject ?? context.userID)
+            case .localDate:
+                guard let instant else { return nil }
+                return .string(CivilDate(days: context.prefs.zone.localDate(of: instant)).description)
+            case .param(let slot): return context.paramValues[slot]
+            case .absent: return nil
+            }
+        })
+    }
+}
+
 extension DecisionRun {
     /// The idempotency key: the type's own template (or its dedupe key), else
     /// `{type}:{subject}:{localDate}` with the local date of delivery.
@@ -60,8 +102,8 @@ extension DecisionRun {
     }
 
     private func buildKey(at instant: Int) -> String {
-        if let template = type.idempotencyKey ?? type.dedupe?.key {
-            return template.render { engine.renderValue($0, context: context, localDate: instant) }
+        if let template = table.keyTemplate {
+            return template.render(context, localDate: instant)
         }
         let subject = context.subject ?? context.userID
         let date = CivilDate(days: zone.localDate(of: instant)).description
@@ -80,11 +122,11 @@ extension DecisionRun {
         } else if let typeLink = table.type.link, let url = table.linkURL {
             notification.link = Engine.renderLink(typeLink, url: url, values: value)
         }
-        if let t = table.copyTitle { notification.title = t.render(value) }
-        if let t = table.copySubtitle { notification.subtitle = t.render(value) }
-        if let t = table.copyBody { notification.body = t.render(value) }
-        if let t = table.copyLockscreen { notification.lockscreen = t.render(value) }
-        notification.threadId = table.threadIdTemplate?.render(value) ?? table.type.category
+        if let t = table.copyTitle { notification.title = t.render(context, localDate: instant) }
+        if let t = table.copySubtitle { notification.subtitle = t.render(context, localDate: instant) }
+        if let t = table.copyBody { notification.body = t.render(context, localDate: instant) }
+        if let t = table.copyLockscreen { notification.lockscreen = t.render(context, localDate: instant) }
+        notification.threadId = table.threadIdTemplate?.render(context, localDate: instant) ?? table.type.category
         notification.interruptionLevel = table.interruptionLevel
         notification.badge = engine.badge(context)
     }

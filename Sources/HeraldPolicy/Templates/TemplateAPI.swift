@@ -28,12 +28,15 @@ public struct MessageTemplate: Sendable, Hashable {
         let parts: [TemplatePart]
         /// The whole text when the template has no placeholder.
         let literal: String?
+        /// `parts` compiled for rendering.
+        let program: TemplateProgram
 
         init(source: String, span: SourceSpan, placeholders: [String], parts: [TemplatePart]) {
             self.source = source
             self.span = span
             self.placeholders = placeholders
             self.parts = parts
+            program = TemplateProgram(parts, placeholders: placeholders)
             if parts.count == 1, case .text(let text) = parts[0] { literal = text } else { literal = nil }
         }
     }
@@ -71,11 +74,27 @@ public struct MessageTemplate: Sendable, Hashable {
     /// Renders with values looked up by placeholder name (nil: missing, renders as empty
     /// text). Plain text returns the template's own string without copying it.
     public func render(_ values: (String) -> Value?) -> String {
+        let names = storage.placeholders
+        return render(byIndex: { values(names[$0]) })
+    }
+
+    /// Renders with values looked up by their placeholder's index in `placeholders`: a
+    /// caller that resolves each placeholder once (the engine binds them to param slots and
+    /// built-ins) renders without comparing a name. Copy up to 512 bytes is built on the
+    /// stack, so the string is the only allocation.
+    public func render(byIndex value: (Int) -> Value?) -> String {
         if let literal = storage.literal { return literal }
-        // The rendered text is usually about as long as the source: one buffer, grown rarely.
-        var out = TextBuffer(capacity: storage.source.utf8.count + 16)
-        TemplatePart.render(storage.parts, values: values, number: nil, into: &out)
-        return out.string
+        let program = storage.program
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+            var sink = FixedSink(buffer)
+            program.render(into: &sink, value: value)
+            if !sink.overflowed {
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<sink.count]), as: UTF8.self)
+            }
+            var out = TextBuffer(capacity: storage.source.utf8.count * 2 + 512)
+            program.render(into: &out, value: value)
+            return out.string
+        }
     }
 
     /// Whether the template is plain text (no placeholder).

@@ -36,29 +36,6 @@ indirect enum TemplatePart: Sendable, Hashable {
         }
     }
 
-    static func render(_ parts: [TemplatePart], values: (String) -> Value?, number: Int?, into out: inout TextBuffer) {
-        for part in parts {
-            switch part {
-            case .text(let t): out.append(t)
-            case .number: if let number { out.append(number) }
-            case .value(let name): out.append(text(of: values(name)))
-            case .plural(let name, let branches):
-                guard case .int(let n)? = values(name) else {
-                    if let other = branches.first(where: { $0.selector == "other" }) { render(other.parts, values: values, number: nil, into: &out) }
-                    continue
-                }
-                let chosen = branches.first { $0.exact == n }
-                    ?? (n == 1 ? branches.first { $0.selector == "one" } : nil)
-                    ?? branches.first { $0.selector == "other" }
-                if let chosen { render(chosen.parts, values: values, number: n, into: &out) }
-            case .select(let name, let branches):
-                let key = text(of: values(name))
-                let chosen = branches.first { $0.selector == key && $0.selector != "other" } ?? branches.first { $0.selector == "other" }
-                if let chosen { render(chosen.parts, values: values, number: number, into: &out) }
-            }
-        }
-    }
-
     /// How a value reads in copy.
     static func text(of value: Value?) -> String {
         guard let value else { return "" }

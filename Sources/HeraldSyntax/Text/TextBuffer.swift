@@ -18,6 +18,12 @@ public struct TextBuffer {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends UTF-8 bytes.
+    @inlinable
+    public mutating func append(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: utf8)
+    }
+
     /// Appends a decimal integer.
     @inlinable
     public mutating func append(_ number: Int) {
