@@ -131,6 +131,8 @@ final class TypeTable: Sendable {
     let capPlans: [CapPlan]
     /// The batch group's member types, each once.
     let batchMembers: [String]
+    /// The bundle's name and digest, which every decision on this type cites.
+    let policy: Decision.Policy
 
     struct Citations: Sendable {
         let missingData, eligible, pausedAll, categoryRequires, categoryToggle, typeToggle, channels, fallback: Citation
@@ -265,6 +267,7 @@ final class TypeTable: Sendable {
         var members: [String] = []
         for m in batchGroup?.members ?? [] where !members.contains(m) { members.append(m) }
         batchMembers = members
+        policy = Decision.Policy(name: bundle.name, digest: bundle.digest)
         batching = batchGroup.map(BatchPlan.init)
     }
 

@@ -111,18 +111,6 @@ public struct Decision: Sendable, Equatable {
         get { storage.utcOffset }
         set { unique().utcOffset = newValue }
     }
-    public var type: String {
-        get { storage.type }
-        set { unique().type = newValue }
-    }
-    public var category: String? {
-        get { storage.category }
-        set { unique().category = newValue }
-    }
-    public var channel: String? {
-        get { storage.channel }
-        set { unique().channel = newValue }
-    }
     /// The idempotency key.
     public var key: String? {
         get { storage.key }
@@ -131,19 +119,6 @@ public struct Decision: Sendable, Equatable {
     public var batch: Batch? {
         get { storage.batch }
         set { unique().batch = newValue }
-    }
-    /// The channel to use instead when OS permission is denied (`in_app`).
-    public var fallback: String? {
-        get { storage.fallback }
-        set { unique().fallback = newValue }
-    }
-    public var notification: Notification? {
-        get { storage.notification }
-        set { unique().notification = newValue }
-    }
-    public var rule: Rule? {
-        get { storage.rule }
-        set { unique().rule = newValue }
     }
     /// The id of the cap that decided, when one did.
     public var cap: String? {
@@ -156,24 +131,63 @@ public struct Decision: Sendable, Equatable {
         get { storage.subject }
         set { unique().subject = newValue }
     }
+
+    // The fields below are read from the engine's per-type table when the engine made the
+    // decision (it records an index or a flag, not a copy of each string, so making and
+    // dropping a decision counts no reference for them); changing any of them writes them
+    // all out as values first.
+
+    public var type: String {
+        get { storage.explicit?.type ?? storage.derived!.table.type.id }
+        set { explicit().explicit!.type = newValue }
+    }
+    public var category: String? {
+        get { storage.explicit.map(\.category) ?? storage.derived!.table.type.category }
+        set { explicit().explicit!.category = newValue }
+    }
+    public var channel: String? {
+        get { storage.explicit.map(\.channel) ?? storage.derived!.channel }
+        set { explicit().explicit!.channel = newValue }
+    }
+    /// The channel to use instead when OS permission is denied (`in_app`).
+    public var fallback: String? {
+        get { storage.explicit.map(\.fallback) ?? storage.derived!.fallback }
+        set { explicit().explicit!.fallback = newValue }
+    }
+    public var notification: Notification? {
+        get { storage.explicit.map(\.notification) ?? storage.derived!.notification }
+        set { explicit().explicit!.notification = newValue }
+    }
+    public var rule: Rule? {
+        get { storage.explicit.map(\.rule) ?? storage.derived!.rule }
+        set { explicit().explicit!.rule = newValue }
+    }
     /// The stages in order. A decision the engine made records its trace as plain data and
     /// builds these steps (with their notes' text) when this is read.
     public var trace: [TraceStep] {
-        get { storage.log?.steps ?? storage.trace }
-        set {
-            let storage = unique()
-            storage.trace = newValue
-            storage.log = nil
-        }
+        get { storage.explicit?.trace ?? storage.derived!.steps }
+        set { explicit().explicit!.trace = newValue }
     }
     public var policy: Policy {
-        get { storage.policy }
-        set { unique().policy = newValue }
+        get { storage.explicit?.policy ?? storage.derived!.table.policy }
+        set { explicit().explicit!.policy = newValue }
     }
 
     /// The fields, shared by copies until one of them is changed (copy on write): a decision
     /// is passed, stored and returned for one reference count.
     private var storage: Storage
+
+    /// The table-backed fields as values.
+    private struct Explicit {
+        var type: String
+        var category: String?
+        var channel: String?
+        var fallback: String?
+        var notification: Notification?
+        var rule: Rule?
+        var trace: [TraceStep]
+        var policy: Policy
+    }
 
     private final class Storage: @unchecked Sendable {
         // Written only through `unique()`: a shared storage is never changed.
@@ -181,62 +195,49 @@ public struct Decision: Sendable, Equatable {
         var reason: String
         var deliverAt: Int?
         var utcOffset: Int
-        var type: String
-        var category: String?
-        var channel: String?
         var key: String?
         var batch: Batch?
-        var fallback: String?
-        var notification: Notification?
-        var rule: Rule?
         var cap: String?
         var subject: String?
-        /// The trace as given (when `log` is nil).
-        var trace: [TraceStep]
-        /// The trace as the engine recorded it.
-        var log: TraceLog?
-        var policy: Policy
+        /// Exactly one of these is set.
+        var explicit: Explicit?
+        var derived: EngineFields?
 
-        init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, type: String, category: String?,
-             channel: String?, key: String?, batch: Batch?, fallback: String?, notification: Notification?,
-             rule: Rule?, cap: String?, subject: String?, trace: [TraceStep], log: TraceLog?, policy: Policy) {
+        init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: String?, batch: Batch?,
+             cap: String?, subject: String?, explicit: Explicit?, derived: EngineFields?) {
             self.action = action
             self.reason = reason
             self.deliverAt = deliverAt
             self.utcOffset = utcOffset
-            self.type = type
-            self.category = category
-            self.channel = channel
             self.key = key
             self.batch = batch
-            self.fallback = fallback
-            self.notification = notification
-            self.rule = rule
             self.cap = cap
             self.subject = subject
-            self.trace = trace
-            self.log = log
-            self.policy = policy
+            self.explicit = explicit
+            self.derived = derived
         }
 
         func copy() -> Storage {
-            Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, type: type,
-                    category: category, channel: channel, key: key, batch: batch, fallback: fallback,
-                    notification: notification, rule: rule, cap: cap, subject: subject, trace: trace, log: log,
-                    policy: policy)
+            Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key, batch: batch,
+                    cap: cap, subject: subject, explicit: explicit, derived: derived)
         }
-    }
-
-    /// Sets the notification by filling an empty one in place (the engine renders copy
-    /// straight into the decision's storage).
-    mutating func withNotification(_ fill: (inout Notification) -> Void) {
-        var notification = Notification()
-        fill(&notification)
-        unique().notification = consume notification
     }
 
     private mutating func unique() -> Storage {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    /// The storage with the table-backed fields written out, ready to change one.
+    private mutating func explicit() -> Storage {
+        let storage = unique()
+        if storage.explicit == nil, let derived = storage.derived {
+            storage.explicit = Explicit(type: derived.table.type.id, category: derived.table.type.category,
+                                        channel: derived.channel, fallback: derived.fallback,
+                                        notification: derived.notification, rule: derived.rule,
+                                        trace: derived.steps, policy: derived.table.policy)
+            storage.derived = nil
+        }
         return storage
     }
 
@@ -246,32 +247,26 @@ public struct Decision: Sendable, Equatable {
         fallback: String? = nil, notification: Notification? = nil, rule: Rule? = nil, cap: String? = nil,
         trace: [TraceStep] = [], policy: Policy
     ) {
-        self.init(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, type: type,
-                  category: category, channel: channel, key: key, batch: batch, fallback: fallback,
-                  notification: notification, rule: rule, cap: cap, subject: nil, trace: trace, log: nil, policy: policy)
+        storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,
+                          batch: batch, cap: cap, subject: nil,
+                          explicit: Explicit(type: type, category: category, channel: channel, fallback: fallback,
+                                             notification: notification, rule: rule, trace: trace, policy: policy),
+                          derived: nil)
     }
 
-    /// Every field at once (the engine builds a decision in one step); the trace is `log`
-    /// when given, else `trace`.
-    init(
-        action: Action, reason: String, deliverAt: Int?, utcOffset: Int, type: String,
-        category: String?, channel: String?, key: String?, batch: Batch?,
-        fallback: String?, notification: Notification?, rule: Rule?, cap: String?,
-        subject: String?, trace: [TraceStep], log: TraceLog?, policy: Policy
-    ) {
-        storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, type: type,
-                          category: category, channel: channel, key: key, batch: batch, fallback: fallback,
-                          notification: notification, rule: rule, cap: cap, subject: subject, trace: trace,
-                          log: log, policy: policy)
+    /// A decision the engine made: the table-backed fields are read from `fields` when asked.
+    init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
+         batch: consuming Batch?, cap: String?, subject: String?, fields: consuming EngineFields) {
+        storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,
+                          batch: batch, cap: cap, subject: subject, explicit: nil, derived: fields)
     }
 
     public static func == (a: Decision, b: Decision) -> Bool {
         if a.storage === b.storage { return true }
-        let x = a.storage, y = b.storage
-        return x.action == y.action && x.reason == y.reason && x.deliverAt == y.deliverAt && x.utcOffset == y.utcOffset
-            && x.type == y.type && x.category == y.category && x.channel == y.channel && x.key == y.key
-            && x.batch == y.batch && x.fallback == y.fallback && x.notification == y.notification && x.rule == y.rule
-            && x.cap == y.cap && x.subject == y.subject && a.trace == b.trace && x.policy == y.policy
+        return a.action == b.action && a.reason == b.reason && a.deliverAt == b.deliverAt && a.utcOffset == b.utcOffset
+            && a.type == b.type && a.category == b.category && a.channel == b.channel && a.key == b.key
+            && a.batch == b.batch && a.fallback == b.fallback && a.notification == b.notification && a.rule == b.rule
+            && a.cap == b.cap && a.subject == b.subject && a.trace == b.trace && a.policy == b.policy
     }
 
     /// The decision in the contract's shape. Absent values are left out rather than written

@@ -151,7 +151,8 @@ struct DecisionRun {
     var channel: ChannelChoice?
     /// Where `channel` is in `table.channelChoices` (negative: the fallback).
     var channelIndex: Int16 = 0
-    var fallback: String?
+    /// Permission was denied and the type's fallback channel took over.
+    var usedFallback = false
     /// The aligned instant (timing's anchor plus offset), before any deferral.
     var aligned = 0
     /// The delivery instant as the stages move it.
@@ -227,12 +228,14 @@ struct DecisionRun {
 
     /// The decision, built in one step from what the stages found.
     func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
-                  batch: consuming Decision.Batch? = nil, rule: Decision.Rule?, cap: String? = nil) -> Decision {
-        Decision(action: action, reason: reason, deliverAt: deliverAt, utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0,
-                 type: type.id, category: type.category, channel: channel?.name, key: key, batch: batch,
-                 fallback: fallback, notification: nil, rule: rule, cap: cap, subject: context.subject,
-                 trace: [], log: TraceLog(records: records, details: details, table: table, facts: facts),
-                 policy: engine.policy)
+                  batch: consuming Decision.Batch? = nil, notification: consuming Decision.Notification? = nil,
+                  rule: Decision.Rule?, cap: String? = nil) -> Decision {
+        let fields = EngineFields(table: table, channelIndex: channel == nil ? nil : channelIndex, usedFallback: usedFallback,
+                                  ruleCitation: rule.map { Unmanaged.passUnretained($0.citation) }, rendered: notification,
+                                  log: TraceLog(records: records, details: details, facts: facts))
+        return Decision(action: action, reason: reason, deliverAt: deliverAt,
+                        utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
+                        subject: context.subject, fields: fields)
     }
 
     func rule(of verdict: Verdict) -> Decision.Rule? {
@@ -251,10 +254,10 @@ struct DecisionRun {
             step(.render, .pass, note: .channel("on ", channelIndex))
         }
         let key = idempotencyKey(at: deliverAt)
-        var decision = decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key,
-                                rule: timingRule)
-        decision.withNotification { render(into: &$0) }
-        return decision
+        var notification = Decision.Notification()
+        render(into: &notification)
+        return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key,
+                        notification: notification, rule: timingRule)
     }
 
     mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after stage: StageCode) -> Decision {
@@ -262,10 +265,10 @@ struct DecisionRun {
         for later in StageCode.allCases where later.rawValue > stage.rawValue && later != .render { step(later, .skip) }
         step(.render, .pass, note: .text("member notification for flush"))
         let key = idempotencyKey(at: deliverAt)
-        var decision = decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: consume key, batch: batch,
-                                rule: rule(of: verdict), cap: verdict.cap)
-        decision.withNotification { render(into: &$0) }
-        return decision
+        var notification = Decision.Notification()
+        render(into: &notification)
+        return decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: consume key, batch: batch,
+                        notification: notification, rule: rule(of: verdict), cap: verdict.cap)
     }
 
     // MARK: 1. Request check
@@ -351,7 +354,7 @@ struct DecisionRun {
         }
         let denied = chosen.name
         if let fallbackChannel = table.fallbackChoice {
-            fallback = fallbackChannel.name
+            usedFallback = true
             channel = fallbackChannel
             channelIndex = -1
             let to = fallbackChannel.name

@@ -1,38 +1,80 @@
 import HeraldPolicy
 
+/// The fields of a decision the engine made that its type's table already holds: the
+/// decision keeps the table (one reference) and an index or a flag for each, and builds the
+/// public values when they are read. Only what depends on the request is stored: the copy
+/// rendered from templates with placeholders, and the trace's records.
+struct EngineFields: Sendable {
+    let table: TypeTable
+    /// The chosen channel: an index into `table.channelChoices`, -1 for the fallback; nil: none.
+    var channelIndex: Int16?
+    var usedFallback: Bool
+    /// The rule that decided; the table owns it.
+    var ruleCitation: Unmanaged<Citation>?
+    /// The notification's parts rendered for this request (templates with placeholders, the
+    /// badge); nil: no notification. Literal copy, a static link, the thread id and the
+    /// interruption level are read from the table.
+    var rendered: Decision.Notification?
+    var log: TraceLog
+
+    var channel: String? {
+        guard let index = channelIndex else { return nil }
+        return log.channelName(index, table: table)
+    }
+
+    var fallback: String? { usedFallback ? table.fallbackChoice?.name : nil }
+
+    var rule: Decision.Rule? { ruleCitation.map { Decision.Rule(citation: $0.takeUnretainedValue()) } }
+
+    var steps: [TraceStep] { log.steps(table: table) }
+
+    var notification: Decision.Notification? {
+        guard var n = rendered else { return nil }
+        n.title = n.title ?? table.copyTitle?.template.literal
+        n.subtitle = n.subtitle ?? table.copySubtitle?.template.literal
+        n.body = n.body ?? table.copyBody?.template.literal
+        n.lockscreen = n.lockscreen ?? table.copyLockscreen?.template.literal
+        n.link = n.link ?? table.staticLink
+        if n.threadId == nil {
+            n.threadId = table.threadIdTemplate.map { $0.template.literal } ?? table.type.category
+        }
+        n.interruptionLevel = table.interruptionLevel
+        return n
+    }
+}
+
 /// A decision's trace as the engine records it: one plain-data record per stage, turned into
 /// `TraceStep`s only when someone reads `Decision.trace` (`json()`, `herald explain`).
 ///
 /// This is the trace's summary level, always on and nearly free: a record is the stage, the
 /// outcome, the cited rule and a note code, with no reference counts and no text. The
 /// record's citation and the names its note refers to belong to the type's table, which the
-/// log holds (one reference for the whole trace). Notes that need more than a code (verdicts,
+/// decision holds (one reference for the whole trace). Notes that need more than a code (verdicts,
 /// deferrals by caps) are kept as `TraceText` beside the records.
 struct TraceLog: Sendable {
     var records: [TraceRecord]
     /// The notes records refer to by `TraceNote.detail(index)`.
     var details: [TraceText]
-    /// Owns every citation and channel name the records point at.
-    let table: TypeTable
     /// What `TraceNote.timing` and `TraceNote.key` read.
     var facts: TraceFacts
 
-    /// The steps, with their notes formatted.
-    var steps: [TraceStep] {
+    /// The steps, with their notes formatted; `table` is the one whose citations and channel
+    /// names the records point at (the decision holds it).
+    func steps(table: TypeTable) -> [TraceStep] {
         records.map { record in
             TraceStep(stage: record.stage.stage, outcome: record.outcome,
-                      citation: record.citation?.takeUnretainedValue(), detailText: text(of: record.note))
+                      citation: record.citation?.takeUnretainedValue(), detailText: text(of: record.note, table: table))
         }
     }
 
-    private func text(of note: TraceNote) -> TraceText? {
+    private func text(of note: TraceNote, table: TypeTable) -> TraceText? {
         switch note {
         case .none: nil
         case .text(let text): .text(text.description)
         case .counted(let n, let text): .counted(n, text)
-        case .channel(let prefix, let index): .quoted(prefix, channelName(index))
+        case .channel(let prefix, let index): .quoted(prefix, channelName(index, table: table))
         case .key(let prefix): .quoted(prefix, facts.dedupeKey ?? "")
-        case .timing: .text(timingText())
+        case .timing: .text(timingText(table: table))
         case .batchingWindow:
             table.batching.map { plan in
                 .text("no other member of `\(plan.name)` within \(DecisionRun.duration(plan.window))")
@@ -41,14 +83,14 @@ struct TraceLog: Sendable {
         }
     }
 
-    private func channelName(_ index: Int16) -> String {
+    func channelName(_ index: Int16, table: TypeTable) -> String {
         if index < 0 { return table.fallbackChoice?.name ?? "" }
         let choices = table.channelChoices
         return Int(index) < choices.count ? choices[Int(index)].name : ""
     }
 
     /// The timing stage's note: how the trigger was aligned and where quiet hours moved it.
-    private func timingText() -> String {
+    private func timingText(table: TypeTable) -> String {
         let timing = table.type.timing, zone = facts.zone
         var detail: String
         switch timing.at {

@@ -110,24 +110,27 @@ extension DecisionRun {
         return TextBuffer.join(type.id, subject, date, separator: UInt8(ascii: ":"))
     }
 
-    /// What the device shows for this type, rendered into `notification` in place.
+    /// What the device shows for this type that depends on the request, rendered into
+    /// `notification`: copy from templates with placeholders, a link with request bindings,
+    /// and the badge. The rest (literal copy, a static link, a literal or absent thread id,
+    /// the interruption level) the decision reads from the table (`EngineFields`).
     func render(into notification: inout Decision.Notification) {
         let instant = deliverAt
         let context = context
-        let engine = engine
         let table = table
-        func value(_ name: String) -> Value? { engine.renderValue(name, context: context, localDate: instant) }
-        if let staticLink = table.staticLink {
-            notification.link = staticLink
-        } else if let typeLink = table.type.link, let url = table.linkURL {
-            notification.link = Engine.renderLink(typeLink, url: url, values: value)
+        if table.staticLink == nil, let typeLink = table.type.link, let url = table.linkURL {
+            let engine = engine
+            notification.link = Engine.renderLink(typeLink, url: url) { engine.renderValue($0, context: context, localDate: instant) }
         }
-        if let t = table.copyTitle { notification.title = t.render(context, localDate: instant) }
-        if let t = table.copySubtitle { notification.subtitle = t.render(context, localDate: instant) }
-        if let t = table.copyBody { notification.body = t.render(context, localDate: instant) }
-        if let t = table.copyLockscreen { notification.lockscreen = t.render(context, localDate: instant) }
-        notification.threadId = table.threadIdTemplate?.render(context, localDate: instant) ?? table.type.category
-        notification.interruptionLevel = table.interruptionLevel
+        func dynamic(_ template: BoundTemplate?) -> String? {
+            guard let template, template.template.literal == nil else { return nil }
+            return template.render(context, localDate: instant)
+        }
+        notification.title = dynamic(table.copyTitle)
+        notification.subtitle = dynamic(table.copySubtitle)
+        notification.body = dynamic(table.copyBody)
+        notification.lockscreen = dynamic(table.copyLockscreen)
+        notification.threadId = dynamic(table.threadIdTemplate)
         notification.badge = engine.badge(context)
     }
 }

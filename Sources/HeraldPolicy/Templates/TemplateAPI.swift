@@ -18,6 +18,8 @@ public struct MessageTemplate: Sendable, Hashable {
     /// Every placeholder name used (params, `type`, `subject`, `count`, `first`), in first-use order.
     public var placeholders: [String] { storage.placeholders }
     var parts: [TemplatePart] { storage.parts }
+    /// The whole text when the template has no placeholder (it renders to this).
+    public var literal: String? { storage.literal }
     /// Immutable and shared: copying a template is one reference count.
     private let storage: Storage
 
