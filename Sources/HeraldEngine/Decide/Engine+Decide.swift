@@ -227,12 +227,18 @@ struct DecisionRun {
     }
 
     /// The decision, built in one step from what the stages found.
-    func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
-                  batch: consuming Decision.Batch? = nil, notification: consuming Decision.Notification? = nil,
-                  rule: Decision.Rule?, cap: String? = nil) -> Decision {
+    /// The run is finished with its records then: they are moved into the decision (swapped
+    /// out, not copied).
+    mutating func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
+                           batch: consuming Decision.Batch? = nil, notification: consuming Decision.Notification? = nil,
+                           rule: Decision.Rule?, cap: String? = nil) -> Decision {
+        var log = TraceLog(records: [], details: [], facts: TraceFacts(zone: facts.zone))
+        swap(&log.records, &records)
+        swap(&log.details, &details)
+        swap(&log.facts, &facts)
         let fields = EngineFields(table: table, channelIndex: channel == nil ? nil : channelIndex, usedFallback: usedFallback,
                                   ruleCitation: rule.map { Unmanaged.passUnretained($0.citation) }, rendered: notification,
-                                  log: TraceLog(records: records, details: details, facts: facts))
+                                  log: log)
         return Decision(action: action, reason: reason, deliverAt: deliverAt,
                         utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
                         subject: context.subject, fields: fields)
