@@ -20,7 +20,18 @@ extension DecisionRun {
         let plans = table.capPlans
         round: while rounds < 64 {
             rounds += 1
-            for plan in plans {
+            for index in plans.indices {
+                // Most caps have room: checked through an unretained reference to the plan (the
+                // table holds it), without counting a reference per cap.
+                let hasRoom = Unmanaged.passUnretained(plans[index])._withUnsafeGuaranteedRef { plan -> Bool in
+                    guard let fixed = plan.fixedScopes else { return false }
+                    let check = plan.defaultCounts && ownCountsDefaults
+                        ? isOver(plan, scopes: fixed, at: deliverAt, in: own) : isOver(plan, scopes: fixed, at: deliverAt)
+                    if case .over = check { return false }
+                    return true
+                }
+                if hasRoom { continue }
+                let plan = plans[index]
                 guard let scopes = scopes(of: plan) else { continue }
                 let check = plan.defaultCounts && ownCountsDefaults
                     ? isOver(plan, scopes: scopes, at: deliverAt, in: own) : isOver(plan, scopes: scopes, at: deliverAt)
