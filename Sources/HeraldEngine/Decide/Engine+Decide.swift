@@ -292,16 +292,23 @@ struct DecisionRun {
     // MARK: 2. Eligibility
 
     mutating func checkEligibility() -> Verdict? {
-        guard let eligible = type.eligible else {
+        // Read through unretained references: the context holds the table, which holds the
+        // expression and the citation, for the whole decision.
+        let context = Unmanaged.passUnretained(context)
+        let outcome: Bool? = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+            context._withUnsafeGuaranteedRef { context in table.type.eligible?.evaluateBool(context) }
+        }
+        guard let eligible = outcome else {
             step(.eligibility, .pass)
             return nil
         }
-        guard eligible.evaluateBool(context) else {
-            let source = eligible.source
+        guard eligible else {
+            let source = type.eligible?.source ?? ""
             return Verdict(reason: "ineligible", citation: table.cite.eligible,
                            detail: .lazy { "`\(source)` is false" })
         }
-        step(.eligibility, .pass, table.cite.eligible)
+        let citation = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.cite.eligible) }
+        records.append(TraceRecord(stage: .eligibility, outcome: .pass, citation: citation, note: .none))
         return nil
     }
 
@@ -375,13 +382,19 @@ struct DecisionRun {
     // MARK: 5. Suppression
 
     mutating func checkSuppression() -> Verdict? {
-        let conditions = table.suppressWhen
-        for index in conditions.indices where conditions[index]?.evaluateBool(context) ?? true {
-            let source = conditions[index]?.source
+        let context = Unmanaged.passUnretained(context)
+        let count = table.suppressWhen.count
+        // The first rule whose condition holds (no condition: always), read like eligibility.
+        let hit: Int? = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+            context._withUnsafeGuaranteedRef { context in
+                table.suppressWhen.indices.first { table.suppressWhen[$0]?.evaluateBool(context) ?? true }
+            }
+        }
+        if let index = hit {
+            let source = table.suppressWhen[index]?.source
             return Verdict(reason: table.suppressReasons[index], citation: table.suppressCitations[index],
                            detail: source.map { s in .lazy { "`\(s)` is true" } })
         }
-        let count = conditions.count
         step(.suppression, .pass, note: count == 0 ? .none : .counted(count, " rule(s) false"))
         return nil
     }
