@@ -104,7 +104,7 @@ extension Engine {
             let rendered = template.render(context, localDate: nil)
             context.subject = rendered.isEmpty ? request.subject : rendered
         }
-        var run = DecisionRun(context: context)
+        var run = DecisionRun(context: consume context)
         return .success(run.execute())
     }
 }
@@ -169,7 +169,7 @@ struct DecisionRun {
     /// The idempotency key last built, with the local date it was built for.
     var keyCache: (date: Int, key: String)?
 
-    init(context: RequestContext) {
+    init(context: consuming RequestContext) {
         engine = context.engine
         table = context.table
         self.context = context

@@ -282,12 +282,17 @@ struct ValueReader {
                 errors.append(RequestError(path: node.path + "." + member.key, message: message))
                 continue
             }
+            // The child is read through an unretained reference (the engine's schema tree
+            // keeps it alive): converting a request counts no reference per member.
             switch child {
             case .object(let inner):
-                object(member.value, node: inner, into: &values)
+                Unmanaged.passUnretained(inner)._withUnsafeGuaranteedRef { inner in
+                    object(member.value, node: inner, into: &values)
+                }
             case .value(let leaf):
-                let value = convert(member.value, as: leaf.type, path: leaf.path)
-                values.set(leaf.slot, value)
+                Unmanaged.passUnretained(leaf)._withUnsafeGuaranteedRef { leaf in
+                    values.set(leaf.slot, convert(member.value, as: leaf.type, path: leaf.path))
+                }
             }
         }
     }
