@@ -243,12 +243,19 @@ extension DecisionRun {
     // MARK: 9. Batching
 
     mutating func checkBatching() -> Verdict? {
-        guard let plan = table.batching else {
+        guard table.batching != nil else {
             step(.batching, .skip)
             return nil
         }
+        // Read through unretained references: the table keeps the group and its members.
+        let at = deliverAt
+        let found = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+            Unmanaged.passUnretained(table.batching!)._withUnsafeGuaranteedRef { plan in
+                batchSlot(plan, at: at, forced: false, members: table.batchMembers)
+            }
+        }
         let rule = table.cite.batching
-        if let slot = batchSlot(plan, at: deliverAt, forced: false) {
+        if let slot = found {
             batch = slot
             let zone = zone
             return Verdict(reason: "batched", citation: rule,
@@ -262,6 +269,11 @@ extension DecisionRun {
     /// window holds `t`; else (not forced) a new batch with a member scheduled within the
     /// window; else (forced by a cap) a new batch starting at `t`.
     func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool) -> Decision.Batch? {
+        batchSlot(group, at: t, forced: forced, members: table.batchMembers)
+    }
+
+    /// `batchSlot(_:at:forced:)` with the group's member types given.
+    func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool, members: borrowing [String]) -> Decision.Batch? {
         var best: Int?
         if context.ledger.hasBatches {
             let prefix = "\(group.name):\(context.userID):"
@@ -279,8 +291,9 @@ extension DecisionRun {
         if let start = best { return slot(start) }
         if !forced {
             var first: Int?
-            for member in table.batchMembers {
-                if let d = context.ledger.firstPending(type: member, after: t - group.window, before: t + group.window) {
+            let window = group.window
+            for index in members.indices {
+                if let d = context.ledger.firstPending(type: members[index], after: t - window, before: t + window) {
                     first = Swift.min(first ?? Int.max, d)
                 }
             }
