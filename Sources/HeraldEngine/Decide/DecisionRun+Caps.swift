@@ -48,7 +48,7 @@ extension DecisionRun {
                     capMoves.append((plan.id, deliverAt, next))
                     deliverAt = next
                     scheduleReason = "burst_spacing"
-                    timingRule = plan.rule
+                    timingRule = Unmanaged.passUnretained(plan.citation)
                     deferred = true
                     if let verdict = applyQuietHours() {
                         return verdict
@@ -71,7 +71,7 @@ extension DecisionRun {
         if let verdict = checkExpiry() { return verdict }
         if deferred {
             let moves = capMoves, zone = zone
-            step(.caps, .pass, timingRule?.citation, detail: .lazy {
+            step(.caps, .pass, timingRule?.takeUnretainedValue(), detail: .lazy {
                 moves.map { "`\($0.cap)` deferred \(Self.localClock($0.from, zone)) → \(Self.localClock($0.to, zone))" }
                     .joined(separator: "; ")
             })

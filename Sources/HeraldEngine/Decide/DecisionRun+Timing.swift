@@ -32,7 +32,7 @@ extension DecisionRun {
         }
         aligned = t
         deliverAt = max(t, context.now)
-        timingRule = table.timingRule
+        timingRule = Unmanaged.passUnretained(table.timingRule.citation)
     }
 
     /// The user's quiet hours as the time module wants them (minutes), unless the type bypasses.
@@ -56,7 +56,7 @@ extension DecisionRun {
         quietMove = (deliverAt, out, hours)
         deliverAt = out
         scheduleReason = "quiet_hours"
-        timingRule = table.quietRule
+        timingRule = Unmanaged.passUnretained(table.quietRule.citation)
         return nil
     }
 
@@ -81,7 +81,7 @@ extension DecisionRun {
             facts.quietTo = q.to
         }
         facts.timingAt = deliverAt
-        step(.timing, .pass, timingRule?.citation, note: .timing)
+        records.append(TraceRecord(stage: .timing, outcome: .pass, citation: timingRule, note: .timing))
         return nil
     }
 

@@ -158,7 +158,8 @@ struct DecisionRun {
     /// The delivery instant as the stages move it.
     var deliverAt = 0
     var scheduleReason = "on_time"
-    var timingRule: Decision.Rule?
+    /// The rule timing cites (the table owns it).
+    var timingRule: Unmanaged<Citation>?
     var batch: Decision.Batch?
     /// A quiet-hours deferral: from, to, window (minutes).
     var quietMove: (from: Int, to: Int, hours: QuietHours)?
@@ -231,13 +232,13 @@ struct DecisionRun {
     /// out, not copied).
     mutating func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
                            batch: consuming Decision.Batch? = nil, notification: consuming Decision.Notification? = nil,
-                           rule: Decision.Rule?, cap: String? = nil) -> Decision {
+                           rule: Decision.Rule?, citing: Unmanaged<Citation>? = nil, cap: String? = nil) -> Decision {
         var log = TraceLog(records: [], details: [], facts: TraceFacts(zone: facts.zone))
         swap(&log.records, &records)
         swap(&log.details, &details)
         swap(&log.facts, &facts)
         let fields = EngineFields(table: table, channelIndex: channel == nil ? nil : channelIndex, usedFallback: usedFallback,
-                                  ruleCitation: rule.map { Unmanaged.passUnretained($0.citation) }, rendered: notification,
+                                  ruleCitation: citing ?? rule.map { Unmanaged.passUnretained($0.citation) }, rendered: notification,
                                   log: log)
         return Decision(action: action, reason: reason, deliverAt: deliverAt,
                         utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
@@ -263,7 +264,7 @@ struct DecisionRun {
         var notification = Decision.Notification()
         render(into: &notification)
         return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key,
-                        notification: notification, rule: timingRule)
+                        notification: notification, rule: nil, citing: timingRule)
     }
 
     mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after stage: StageCode) -> Decision {
