@@ -59,9 +59,12 @@ struct BoundTemplate: Sendable {
 
     let template: MessageTemplate
     let sources: [Source]
+    /// No placeholder: the text is the template's own (`template.literal`).
+    let isLiteral: Bool
 
     init(_ template: MessageTemplate, params: [Param]) {
         self.template = template
+        isLiteral = template.literal != nil
         sources = template.placeholders.map { name in
             switch name {
             case "type": .type
@@ -123,7 +126,7 @@ extension DecisionRun {
             notification.link = Engine.renderLink(typeLink, url: url) { engine.renderValue($0, context: context, localDate: instant) }
         }
         func dynamic(_ template: BoundTemplate?) -> String? {
-            guard let template, template.template.literal == nil else { return nil }
+            guard let template, !template.isLiteral else { return nil }
             return template.render(context, localDate: instant)
         }
         notification.title = dynamic(table.copyTitle)
