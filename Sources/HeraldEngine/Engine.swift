@@ -14,7 +14,7 @@ public struct Engine: Sendable {
     let core: EngineCore
 
     public var bundle: PolicyBundle { core.bundle }
-    var tables: [String: TypeTable] { core.tables }
+    var tables: TypeIndex { core.types }
     /// Declared state and user fields (full paths starting `state`/`user`) → slot.
     var fieldSlots: [[String]: Int] { core.fieldSlots }
     var fields: [SchemaField] { core.fields }
@@ -33,6 +33,8 @@ public struct Engine: Sendable {
 final class EngineCore: Sendable {
     let bundle: PolicyBundle
     let tables: [String: TypeTable]
+    /// `tables`, looked up by a hash of the name's bytes (the names are the catalog's).
+    let types: TypeIndex
     let fieldSlots: [[String]: Int]
     let fields: [SchemaField]
     let categoryOfType: [String: String]
@@ -62,6 +64,51 @@ final class EngineCore: Sendable {
         var tables: [String: TypeTable] = [:]
         for type in bundle.types { tables[type.id] = TypeTable(type: type, bundle: bundle, fieldSlots: slots) }
         self.tables = tables
+        types = TypeIndex(tables)
+    }
+}
+
+/// Type id → table, for the one lookup every decision makes: open addressing over an FNV-1a
+/// hash of the id's UTF-8 bytes, which for a short id costs a fraction of the standard
+/// library's seeded hash. Keys are the catalog's own type ids (not request data), so an
+/// unseeded hash is safe here.
+struct TypeIndex: Sendable {
+    private let names: [String?]
+    private let tables: [TypeTable?]
+    private let mask: Int
+
+    init(_ tables: [String: TypeTable]) {
+        var size = 16
+        while size < tables.count * 2 { size *= 2 }
+        var names = [String?](repeating: nil, count: size)
+        var values = [TypeTable?](repeating: nil, count: size)
+        mask = size - 1
+        for (name, table) in tables {
+            var index = Self.hash(name) & mask
+            while names[index] != nil { index = (index &+ 1) & mask }
+            names[index] = name
+            values[index] = table
+        }
+        self.names = names
+        self.tables = values
+    }
+
+    subscript(name: String) -> TypeTable? {
+        var index = Self.hash(name) & mask
+        while let present = names[index] {
+            if present == name { return tables[index] }
+            index = (index &+ 1) & mask
+        }
+        return nil
+    }
+
+    static func hash(_ name: String) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        let done: Void? = name.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        if done == nil { for byte in name.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 }
 

@@ -6,6 +6,24 @@ import Testing
 /// The small data structures the decide hot path uses instead of general collections:
 /// each is checked against the general collection it replaces.
 @Suite struct HotPathStructureTests {
+    @Test func typeIndexFindsEveryTypeAndNothingElse() {
+        let engine = DecideSupport.engine()
+        for type in engine.bundle.types {
+            #expect(engine.tables[type.id] === engine.core.tables[type.id])
+        }
+        #expect(engine.tables["no-such-type"] == nil)
+        #expect(engine.tables[""] == nil)
+        // Many names in a small table: probing past collisions, long and non-ASCII names.
+        var tables: [String: TypeTable] = [:]
+        let any = engine.core.tables.values.first!
+        let names = (0 ..< 300).map { "type-\($0)" } + ["é", "🎵-with-a-long-name-beyond-fifteen-bytes", "a"]
+        for name in names { tables[name] = any }
+        let index = TypeIndex(tables)
+        for name in names { #expect(index[name] != nil) }
+        for miss in ["type-300", "type-", "b", "é2"] { #expect(index[miss] == nil) }
+        #expect(TypeIndex.hash("type-1") == TypeIndex.hash(String("xtype-1".dropFirst())))
+    }
+
     @Test func scopeTableAgreesWithADictionaryAcrossGrowth() {
         var table = ScopeTable()
         var reference: [LedgerScope: Int] = [:]

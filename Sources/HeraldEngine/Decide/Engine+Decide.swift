@@ -231,15 +231,15 @@ struct DecisionRun {
     /// The run is finished with its records then: they are moved into the decision (swapped
     /// out, not copied).
     mutating func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
-                           batch: consuming Decision.Batch? = nil, notification: consuming Decision.Notification? = nil,
+                           batch: consuming Decision.Batch? = nil, rendering: Bool = false,
                            rule: Decision.Rule?, citing: Unmanaged<Citation>? = nil, cap: String? = nil) -> Decision {
         var log = TraceLog(records: [], details: [], facts: TraceFacts(zone: facts.zone))
         swap(&log.records, &records)
         swap(&log.details, &details)
         swap(&log.facts, &facts)
         let fields = EngineFields(table: table, channelIndex: channel == nil ? nil : channelIndex, usedFallback: usedFallback,
-                                  ruleCitation: citing ?? rule.map { Unmanaged.passUnretained($0.citation) }, rendered: notification,
-                                  log: log)
+                                  ruleCitation: citing ?? rule.map { Unmanaged.passUnretained($0.citation) },
+                                  rendered: rendering ? notification() : nil, log: log)
         return Decision(action: action, reason: reason, deliverAt: deliverAt,
                         utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
                         subject: context.subject, fields: fields)
@@ -261,10 +261,8 @@ struct DecisionRun {
             step(.render, .pass, note: .channel("on ", channelIndex))
         }
         let key = idempotencyKey(at: deliverAt)
-        var notification = Decision.Notification()
-        render(into: &notification)
-        return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key,
-                        notification: notification, rule: nil, citing: timingRule)
+        return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key, rendering: true,
+                        rule: nil, citing: timingRule)
     }
 
     mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after stage: StageCode) -> Decision {
@@ -272,10 +270,8 @@ struct DecisionRun {
         for later in StageCode.allCases where later.rawValue > stage.rawValue && later != .render { step(later, .skip) }
         step(.render, .pass, note: .text("member notification for flush"))
         let key = idempotencyKey(at: deliverAt)
-        var notification = Decision.Notification()
-        render(into: &notification)
         return decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: consume key, batch: batch,
-                        notification: notification, rule: rule(of: verdict), cap: verdict.cap)
+                        rendering: true, rule: rule(of: verdict), cap: verdict.cap)
     }
 
     // MARK: 1. Request check

@@ -117,6 +117,13 @@ extension DecisionRun {
     /// `notification`: copy from templates with placeholders, a link with request bindings,
     /// and the badge. The rest (literal copy, a static link, a literal or absent thread id,
     /// the interruption level) the decision reads from the table (`EngineFields`).
+    func notification() -> Decision.Notification {
+        var notification = Decision.Notification()
+        render(into: &notification)
+        return notification
+    }
+
+    /// `notification()`, into an existing value.
     func render(into notification: inout Decision.Notification) {
         let instant = deliverAt
         let context = context
