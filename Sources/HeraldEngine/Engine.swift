@@ -140,6 +140,8 @@ final class TypeTable: Sendable {
     let paramSlots: [String: Int]
     /// The params' names in declaration order (`paramSlot` compares a few names instead of hashing).
     let paramNames: [String]
+    /// The params' declared types, like `paramNames`.
+    let paramTypes: [ValueType]
 
     /// The index of param `name` in `type.params`.
     @inline(__always)
@@ -258,6 +260,7 @@ final class TypeTable: Sendable {
         for (index, param) in type.params.enumerated() { slots[param.name] = index }
         paramSlots = slots
         paramNames = type.params.map(\.name)
+        paramTypes = type.params.map(\.type)
         requiredReads = required.map { ReadSlot(path: $0, fieldSlots: fieldSlots, paramSlots: slots) }
         switch type.timing.at {
         case .param(let name): timingRead = ReadSlot(path: ["params", name], fieldSlots: fieldSlots, paramSlots: slots)

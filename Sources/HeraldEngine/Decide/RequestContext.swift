@@ -244,21 +244,23 @@ extension Engine {
 
     /// The request's `params` converted by the type's declared params.
     func paramValues(_ request: DecisionRequest, table: TypeTable, errors: inout [RequestError]) -> SlotValues {
-        var values = SlotValues(count: table.type.params.count)
-        var reader = ValueReader()
-        guard let members = request.params.members else { return values }
-        for member in members {
-            guard let slot = table.paramSlot(member.key) else {
-                let names = table.type.params.map(\.name)
-                var message = "unknown param `\(member.key)` for type `\(table.type.id)`"
-                if let close = Suggestions.closest(to: member.key, in: names) { message += "; did you mean `\(close)`?" }
-                reader.errors.append(RequestError(path: "params.\(member.key)", message: message))
-                continue
+        // The table is read through an unretained reference (the engine holds it).
+        Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+            var values = SlotValues(count: table.paramNames.count)
+            var reader = ValueReader()
+            guard case .object(let members) = request.params else { return values }
+            for member in members {
+                guard let slot = table.paramSlot(member.key) else {
+                    var message = "unknown param `\(member.key)` for type `\(table.type.id)`"
+                    if let close = Suggestions.closest(to: member.key, in: table.paramNames) { message += "; did you mean `\(close)`?" }
+                    reader.errors.append(RequestError(path: "params.\(member.key)", message: message))
+                    continue
+                }
+                values.set(slot, reader.convert(member.value, as: table.paramTypes[slot], path: "params.\(member.key)"))
             }
-            values.set(slot, reader.convert(member.value, as: table.type.params[slot].type, path: "params.\(member.key)"))
+            if !reader.errors.isEmpty { errors += reader.errors }
+            return values
         }
-        errors += reader.errors
-        return values
     }
 }
 
