@@ -164,9 +164,9 @@ struct RouteTemplateTests {
         #expect(t.render(byIndex: { _ in nil }) == ":  items ")  // no count: `other`, without a number
     }
 
-    @Test func valuesOtherThanTextAndNumbers() {
-        let t = try? #require(compile("{name}", ["name": .list(.string)]).0)
-        #expect(t?.render(["name": .list([.string("a"), .string("b")])]) == "a, b")
+    @Test func valuesOtherThanTextAndNumbers() throws {
+        let t = try #require(compile("{name}", ["name": .list(.string)]).0)
+        #expect(t.render(["name": .list([.string("a"), .string("b")])]) == "a, b")
         #expect(render("{flag, select, true {on} other {off}}", ["flag": .bool(false)]) == "off")
     }
 }
