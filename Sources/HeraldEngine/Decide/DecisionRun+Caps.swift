@@ -23,18 +23,29 @@ extension DecisionRun {
             for index in plans.indices {
                 // Most caps have room: checked through an unretained reference to the plan (the
                 // table holds it), without counting a reference per cap.
-                let hasRoom = Unmanaged.passUnretained(plans[index])._withUnsafeGuaranteedRef { plan -> Bool in
-                    guard let fixed = plan.fixedScopes else { return false }
-                    let check = plan.defaultCounts && ownCountsDefaults
-                        ? isOver(plan, scopes: fixed, at: deliverAt, in: own) : isOver(plan, scopes: fixed, at: deliverAt)
-                    if case .over = check { return false }
-                    return true
+                let at = deliverAt
+                let fixedCheck = Unmanaged.passUnretained(plans[index])._withUnsafeGuaranteedRef { plan -> CapCheck? in
+                    guard let fixed = plan.fixedScopes else { return nil }
+                    return plan.defaultCounts && ownCountsDefaults
+                        ? isOver(plan, scopes: fixed, at: at, in: own) : isOver(plan, scopes: fixed, at: at)
                 }
-                if hasRoom { continue }
+                if let fixedCheck {
+                    guard case .over = fixedCheck else { continue }
+                }
+                // Only a cap that is over, or whose scopes depend on the request, is read with a
+                // counted reference.
                 let plan = plans[index]
-                guard let scopes = scopes(of: plan) else { continue }
-                let check = plan.defaultCounts && ownCountsDefaults
-                    ? isOver(plan, scopes: scopes, at: deliverAt, in: own) : isOver(plan, scopes: scopes, at: deliverAt)
+                let check: CapCheck
+                let scopes: [LedgerScope.Key]
+                if let fixedCheck {
+                    check = fixedCheck
+                    scopes = plan.fixedScopes ?? []
+                } else {
+                    guard let resolved = self.scopes(of: plan) else { continue }
+                    scopes = resolved
+                    check = plan.defaultCounts && ownCountsDefaults
+                        ? isOver(plan, scopes: resolved, at: at, in: own) : isOver(plan, scopes: resolved, at: at)
+                }
                 guard case .over(let note) = check else { continue }
                 let reason = plan.reason
                 switch plan.over {

@@ -6,16 +6,7 @@ extension Engine {
     /// `localDate` (the local date of `instant`, when given), else a param that is present.
     /// Looked up as a template asks, so rendering builds no dictionary.
     func renderValue(_ name: String, context: RequestContext, localDate instant: Int?) -> Value? {
-        switch name {
-        case "type": return .string(context.table.type.id)
-        case "subject": return .string(context.subject ?? context.userID)
-        case "localDate":
-            guard let instant else { return nil }
-            return .string(CivilDate(days: context.prefs.zone.localDate(of: instant)).description)
-        default:
-            guard let slot = context.table.paramSlot(name) else { return nil }
-            return context.paramValues[slot]
-        }
+        BoundTemplate.Source(name, paramSlot: context.table.paramSlot).value(context, localDate: instant)
     }
 
     /// A link's URL: its route's template with the bindings rendered and percent-encoded.
@@ -66,28 +57,38 @@ struct BoundTemplate: Sendable {
         self.template = template
         isLiteral = template.literal != nil
         sources = template.placeholders.map { name in
-            switch name {
-            case "type": .type
-            case "subject": .subject
-            case "localDate": .localDate
-            default: params.firstIndex { $0.name == name }.map(Source.param) ?? .absent
-            }
+            Source(name) { param in params.firstIndex { $0.name == param } }
         }
     }
 
     /// The rendered text; `localDate` is the local date of `instant`, when given.
     func render(_ context: RequestContext, localDate instant: Int?) -> String {
-        template.render(byIndex: { index in
-            switch sources[index] {
-            case .type: return .string(context.table.type.id)
-            case .subject: return .string(context.subject ?? context.userID)
-            case .localDate:
-                guard let instant else { return nil }
-                return .string(CivilDate(days: context.prefs.zone.localDate(of: instant)).description)
-            case .param(let slot): return context.paramValues[slot]
-            case .absent: return nil
-            }
-        })
+        template.render(byIndex: { sources[$0].value(context, localDate: instant) })
+    }
+}
+
+extension BoundTemplate.Source {
+    /// Where the value named `name` comes from: a built-in, else the param `paramSlot` finds.
+    init(_ name: String, paramSlot: (String) -> Int?) {
+        switch name {
+        case "type": self = .type
+        case "subject": self = .subject
+        case "localDate": self = .localDate
+        default: self = paramSlot(name).map(Self.param) ?? .absent
+        }
+    }
+
+    /// The value for one decision: `localDate` is the local date of `instant`, when given.
+    func value(_ context: RequestContext, localDate instant: Int?) -> Value? {
+        switch self {
+        case .type: return .string(context.table.type.id)
+        case .subject: return .string(context.subject ?? context.userID)
+        case .localDate:
+            guard let instant else { return nil }
+            return .string(CivilDate(days: context.prefs.zone.localDate(of: instant)).description)
+        case .param(let slot): return context.paramValues[slot]
+        case .absent: return nil
+        }
     }
 }
 
