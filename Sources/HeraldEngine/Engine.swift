@@ -32,8 +32,7 @@ public struct Engine: Sendable {
 /// Everything an `Engine` resolves from its bundle, once.
 final class EngineCore: Sendable {
     let bundle: PolicyBundle
-    let tables: [String: TypeTable]
-    /// `tables`, looked up by a hash of the name's bytes (the names are the catalog's).
+    /// Each type's table, by type id.
     let types: TypeIndex
     let fieldSlots: [[String]: Int]
     let fields: [SchemaField]
@@ -63,7 +62,6 @@ final class EngineCore: Sendable {
         defaultZone = Zone(identifier: bundle.defaults.timezone)
         var tables: [String: TypeTable] = [:]
         for type in bundle.types { tables[type.id] = TypeTable(type: type, bundle: bundle, fieldSlots: slots) }
-        self.tables = tables
         types = TypeIndex(tables)
     }
 }
