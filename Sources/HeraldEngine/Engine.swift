@@ -172,8 +172,8 @@ final class TypeTable: Sendable {
     /// The idempotency key's template (the type's, else its dedupe key), and the subject's.
     let keyTemplate, subjectTemplate: BoundTemplate?
     let interruptionLevel: String
-    let timingRule: Decision.Rule
-    let quietRule: Decision.Rule
+    /// The rule timing cites when it aligns the trigger (quiet hours cite `cite.quietHours`).
+    let timingCitation: Citation
     /// Per cap (like `caps`): what checking it needs, resolved once.
     let capPlans: [CapPlan]
     /// The batch group's member types, each once.
@@ -302,8 +302,7 @@ final class TypeTable: Sendable {
         keyTemplate = bind(type.idempotencyKey ?? type.dedupe?.key)
         subjectTemplate = bind(type.subject)
         interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
-        timingRule = Decision.Rule(id: "\(id).timing", span: type.timing.span ?? type.span)
-        quietRule = Decision.Rule(citation: cite.quietHours)
+        timingCitation = Citation(id: "\(id).timing", span: type.timing.span ?? type.span)
         capPlans = caps.map { cap in
             let scopes: [LedgerScope]?
             switch cap.scope {
@@ -346,8 +345,8 @@ final class CapPlan: Sendable {
     let defaultCounts: Bool
     /// `cooldown` (no `per`) or `rate_limited`.
     let reason: String
-    let rule: Decision.Rule
-    var citation: Citation { rule.citation }
+    /// The cap's id and where it is written.
+    let citation: Citation
 
     /// The cap's fields the caps stage reads on every decision, copied out once so the stage
     /// never copies the whole `Cap`.
@@ -367,7 +366,7 @@ final class CapPlan: Sendable {
         self.fixedScopes = fixedScopes?.map(LedgerScope.Key.init)
         defaultCounts = cap.counts == CountedStatus.defaults
         reason = cap.per == nil ? "cooldown" : "rate_limited"
-        rule = Decision.Rule(id: cap.id, span: cap.span)
+        citation = Citation(id: cap.id, span: cap.span)
     }
 }
 

@@ -69,10 +69,6 @@ public struct Decision: Sendable, Equatable {
             citation = Citation(id: id, source: source)
         }
 
-        init(id: String, span: SourceSpan) {
-            citation = Citation(id: id, span: span)
-        }
-
         init(citation: Citation) {
             self.citation = citation
         }

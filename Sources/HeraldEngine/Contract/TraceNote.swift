@@ -1,23 +1,15 @@
 import HeraldSyntax
 
-/// A trace citation or note as the engine records it: already text, or the parts to build the
-/// text from when someone reads it (`json()`, `herald explain`). Deciding never formats the
-/// trace, so a decision costs the same whether or not its trace is read.
+/// A trace note that needs more than a code (`TraceNote`): text, or text built when someone
+/// reads the trace (`json()`, `herald explain`) from the values the closure captured, so a
+/// verdict's note costs nothing to format unless it is read.
 enum TraceText: Sendable {
     case text(String)
-    /// `prefix` + "`name`" (`channel `push``, `key `…``): the common pass notes, kept
-    /// without a closure so recording them allocates nothing.
-    case quoted(StaticString, String)
-    /// A number followed by a fixed text (`3 rule(s) false`).
-    case counted(Int, StaticString)
-    /// Text built on demand from the values the closure captured.
     case lazy(@Sendable () -> String)
 
     var string: String {
         switch self {
         case .text(let s): s
-        case .quoted(let prefix, let name): "\(prefix)`\(name)`"
-        case .counted(let n, let text): "\(n)\(text)"
         case .lazy(let make): make()
         }
     }

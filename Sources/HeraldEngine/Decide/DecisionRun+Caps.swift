@@ -258,9 +258,9 @@ extension DecisionRun {
             step(.batching, .skip)
             return nil
         }
-        // Read through unretained references: the table keeps the group and its members.
+        // The group and its members are read where the table keeps them.
         let at = deliverAt
-        let found = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+        let found = borrowing { table, _ in
             Unmanaged.passUnretained(table.batching!)._withUnsafeGuaranteedRef { plan in
                 batchSlot(plan, at: at, forced: false, members: table.batchMembers)
             }

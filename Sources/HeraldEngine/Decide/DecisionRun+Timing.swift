@@ -32,7 +32,7 @@ extension DecisionRun {
         }
         aligned = t
         deliverAt = max(t, context.now)
-        timingRule = Unmanaged.passUnretained(table.timingRule.citation)
+        timingRule = Unmanaged.passUnretained(table.timingCitation)
     }
 
     /// The user's quiet hours as the time module wants them (minutes), unless the type bypasses.
@@ -56,7 +56,7 @@ extension DecisionRun {
         quietMove = (deliverAt, out, hours)
         deliverAt = out
         scheduleReason = "quiet_hours"
-        timingRule = Unmanaged.passUnretained(table.quietRule.citation)
+        timingRule = Unmanaged.passUnretained(table.cite.quietHours)
         return nil
     }
 

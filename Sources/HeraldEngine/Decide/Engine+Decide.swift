@@ -177,6 +177,16 @@ struct DecisionRun {
         facts = TraceFacts(zone: context.prefs.zone)
     }
 
+    /// Runs `body` with the table and the context as borrowed references: the run holds the
+    /// context and the context the table for the whole decision, so reading what they own
+    /// (compiled conditions, cap plans, batch groups, citations) counts no reference.
+    @inline(__always)
+    func borrowing<R>(_ body: (TypeTable, RequestContext) -> R) -> R {
+        Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+            Unmanaged.passUnretained(context)._withUnsafeGuaranteedRef { context in body(table, context) }
+        }
+    }
+
     /// Borrowed, not copied: the stages read single fields of these.
     var type: NotificationType { _read { yield table.type } }
     var zone: Zone { _read { yield context.prefs.zone } }
@@ -208,7 +218,8 @@ struct DecisionRun {
         case .dedupe: checkDedupe()
         case .timing: checkTiming()
         case .caps: checkCaps()
-        case .batching, .render: checkBatching()
+        case .batching: checkBatching()
+        case .render: nil  // the decision's own step (`scheduled`, `finishBatch`)
         }
     }
 
@@ -232,22 +243,24 @@ struct DecisionRun {
     /// out, not copied).
     mutating func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
                            batch: consuming Decision.Batch? = nil, rendering: Bool = false,
-                           rule: Decision.Rule?, citing: Unmanaged<Citation>? = nil, cap: String? = nil) -> Decision {
+                           rule: Unmanaged<Citation>?, cap: String? = nil) -> Decision {
         var log = TraceLog(records: [], details: [], facts: TraceFacts(zone: facts.zone))
         swap(&log.records, &records)
         swap(&log.details, &details)
         swap(&log.facts, &facts)
         let fields = EngineFields(table: table, channelIndex: channel == nil ? nil : channelIndex, usedFallback: usedFallback,
-                                  ruleCitation: citing ?? rule.map { Unmanaged.passUnretained($0.citation) },
+                                  ruleCitation: rule,
                                   rendered: rendering ? notification() : nil, log: log)
         return Decision(action: action, reason: reason, deliverAt: deliverAt,
                         utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
                         subject: context.subject, fields: fields)
     }
 
-    func rule(of verdict: Verdict) -> Decision.Rule? {
+    /// The rule a verdict's decision cites: its citation when it has a place in the YAML
+    /// (the table owns it).
+    func rule(of verdict: Verdict) -> Unmanaged<Citation>? {
         guard let citation = verdict.citation, citation.source != nil else { return nil }
-        return Decision.Rule(citation: citation)
+        return Unmanaged.passUnretained(citation)
     }
 
     mutating func suppressed(_ verdict: Verdict) -> Decision {
@@ -255,14 +268,11 @@ struct DecisionRun {
     }
 
     mutating func scheduled() -> Decision {
-        if channel == nil {
-            step(.render, .pass, detail: .quoted("on ", ""))
-        } else {
-            step(.render, .pass, note: .channel("on ", channelIndex))
-        }
+        // The preferences stage chose a channel (else it gave the `channel_off` verdict).
+        step(.render, .pass, note: .channel("on ", channelIndex))
         let key = idempotencyKey(at: deliverAt)
         return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key, rendering: true,
-                        rule: nil, citing: timingRule)
+                        rule: timingRule)
     }
 
     mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after stage: StageCode) -> Decision {
@@ -289,12 +299,7 @@ struct DecisionRun {
     // MARK: 2. Eligibility
 
     mutating func checkEligibility() -> Verdict? {
-        // Read through unretained references: the context holds the table, which holds the
-        // expression and the citation, for the whole decision.
-        let context = Unmanaged.passUnretained(context)
-        let outcome: Bool? = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
-            context._withUnsafeGuaranteedRef { context in table.type.eligible?.evaluateBool(context) }
-        }
+        let outcome: Bool? = borrowing { table, context in table.type.eligible?.evaluateBool(context) }
         guard let eligible = outcome else {
             step(.eligibility, .pass)
             return nil
@@ -304,7 +309,7 @@ struct DecisionRun {
             return Verdict(reason: "ineligible", citation: table.cite.eligible,
                            detail: .lazy { "`\(source)` is false" })
         }
-        let citation = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.cite.eligible) }
+        let citation = borrowing { table, _ in Unmanaged.passUnretained(table.cite.eligible) }
         records.append(TraceRecord(stage: .eligibility, outcome: .pass, citation: citation, note: .none))
         return nil
     }
@@ -379,13 +384,10 @@ struct DecisionRun {
     // MARK: 5. Suppression
 
     mutating func checkSuppression() -> Verdict? {
-        let context = Unmanaged.passUnretained(context)
         let count = table.suppressWhen.count
-        // The first rule whose condition holds (no condition: always), read like eligibility.
-        let hit: Int? = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
-            context._withUnsafeGuaranteedRef { context in
-                table.suppressWhen.indices.first { table.suppressWhen[$0]?.evaluateBool(context) ?? true }
-            }
+        // The first rule whose condition holds (no condition: always).
+        let hit: Int? = borrowing { table, context in
+            table.suppressWhen.indices.first { table.suppressWhen[$0]?.evaluateBool(context) ?? true }
         }
         if let index = hit {
             let source = table.suppressWhen[index]?.source

@@ -28,9 +28,9 @@ struct TraceLog: Sendable {
         switch note {
         case .none: nil
         case .text(let text): .text(text.description)
-        case .counted(let n, let text): .counted(n, text)
-        case .channel(let prefix, let index): .quoted(prefix, channelName(index, table: table))
-        case .key(let prefix): .quoted(prefix, facts.dedupeKey ?? "")
+        case .counted(let n, let text): .text("\(n)\(text)")
+        case .channel(let prefix, let index): .text("\(prefix)`\(channelName(index, table: table))`")
+        case .key(let prefix): .text("\(prefix)`\(facts.dedupeKey ?? "")`")
         case .timing: .text(timingText(table: table))
         case .batchingWindow:
             table.batching.map { plan in
