@@ -36,7 +36,7 @@ for index in targets.indices where targets[index].type != .system {
 
 let package = Package(
     name: "Herald",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "HeraldSyntax", targets: ["HeraldSyntax"]),
         .library(name: "HeraldPolicy", targets: ["HeraldPolicy"]),

@@ -10,7 +10,7 @@ let herald = root.lastPathComponent.lowercased()
 
 let package = Package(
     name: "HeraldBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),

@@ -236,3 +236,47 @@ struct TimeTrainingDayTests {
         #expect(try zoneNamed("Pacific/Apia").sameWallClock(1_325_271_600, from: Zone.utc) == 1_325_239_200)
     }
 }
+
+/// The zone cache answers lookups without a lock once a zone is built: many threads resolving
+/// the same zones (first sight and repeats, in different orders, mixed with unknown names)
+/// all get each zone's own table.
+@Suite("Zone: the shared cache under concurrent lookups")
+struct ZoneCacheConcurrencyTests {
+    static let names = [
+        "America/New_York", "Europe/London", "Australia/Lord_Howe", "Asia/Kathmandu", "Pacific/Chatham",
+        "Pacific/Apia", "America/Los_Angeles", "Europe/Berlin", "Asia/Tokyo", "Africa/Cairo",
+        "America/Sao_Paulo", "Asia/Kolkata", "Australia/Adelaide", "America/St_Johns", "Europe/Dublin",
+        "Asia/Tehran", "Pacific/Kiritimati", "America/Santiago", "Europe/Moscow", "Etc/GMT-14",
+    ]
+    static let unknown = ["Mars/Olympus_Mons", "America/New_Yrok", "GMT+5", "Europe/Londonn"]
+    /// 2026-03-29 01:30 UTC, inside Europe's spring-forward hour, and a mid-year instant.
+    static let instants = [1_774_747_800, 1_782_000_000]
+
+    @Test func concurrentLookupsAgreeWithSequentialOnes() async {
+        let results = await withTaskGroup(of: [String].self) { group in
+            for worker in 0 ..< 8 {
+                group.addTask {
+                    var seen: [String] = []
+                    for round in 0 ..< 40 {
+                        let start = (worker * 7 + round) % Self.names.count
+                        for name in Self.names[start...] + Self.names[..<start] + Self.unknown {
+                            guard let zone = Zone(identifier: name) else { seen.append("\(name): nil"); continue }
+                            seen.append("\(zone.identifier): \(Self.instants.map { zone.offset(at: $0) })")
+                        }
+                    }
+                    return seen.sorted()
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        var expected: [String] = []
+        for _ in 0 ..< 40 {
+            for name in Self.names + Self.unknown {
+                guard let zone = Zone(identifier: name) else { expected.append("\(name): nil"); continue }
+                expected.append("\(zone.identifier): \(Self.instants.map { zone.offset(at: $0) })")
+            }
+        }
+        #expect(results.count == 8)
+        for result in results { #expect(result == expected.sorted()) }
+    }
+}
