@@ -27,6 +27,11 @@ public struct Engine: Sendable {
     public init(bundle: PolicyBundle) {
         core = EngineCore(bundle: bundle)
     }
+
+    /// An engine over resolved tables (a decision's view of the engine deciding it).
+    init(core: EngineCore) {
+        self.core = core
+    }
 }
 
 /// Everything an `Engine` resolves from its bundle, once.

@@ -35,9 +35,15 @@ struct EffectivePreferences {
 
 /// What expressions read for one request: state and user values converted by the declared
 /// schema, the type's params, preferences, the trigger and the ledger (`sent`).
+///
+/// The engine's core and the type's table are held unowned: a context lives only for one
+/// `decide` call, during which the caller holds the engine (and the engine its tables), so
+/// holding them strongly would only count references. Nothing a decision returns refers to
+/// its context.
 final class RequestContext: EvaluationContext {
-    let engine: Engine
-    let table: TypeTable
+    private unowned(unsafe) let core: EngineCore
+    unowned(unsafe) let table: TypeTable
+    var engine: Engine { Engine(core: core) }
     /// The trigger instant (`trigger.at`).
     let at: Int
     /// The user's `id` (read from the request once).
@@ -56,7 +62,7 @@ final class RequestContext: EvaluationContext {
     /// `prefs` is never nil (the caller checked); taken as an optional so that it is moved in, not copied.
     init(engine: Engine, table: TypeTable, request: DecisionRequest, now: Int, prefs: consuming EffectivePreferences?,
          fieldValues: consuming SlotValues, paramValues: consuming SlotValues, ledger: LedgerIndex, subject: String?) {
-        self.engine = engine
+        core = engine.core
         self.table = table
         at = request.at
         userID = request.userID
@@ -276,7 +282,7 @@ struct ValueReader {
             return
         }
         for member in members {
-            if let skipping, member.key == skipping { continue }
+            if let skipping, member.key.utf8.count == skipping.utf8.count, member.key == skipping { continue }
             guard let child = node.child(member.key) else {
                 let names = node.children.keys.sorted()
                 var message = "unknown field `\(member.key)`"
@@ -404,15 +410,19 @@ final class SchemaSlotNode: Sendable {
     let path: String
     let children: [String: Child]
     /// The children as parallel arrays: small objects are searched by comparing names (equal
-    /// short names compare in one step), which beats hashing each member's key.
+    /// short names compare in one step), which beats hashing each member's key. A name is
+    /// compared only when its UTF-8 length matches (`lengths`), so most mismatches cost one
+    /// integer comparison instead of a call into the string comparison.
     private let names: [String]
+    private let lengths: [Int]
     private let list: [Child]
 
     /// The child named `name`.
     @inline(__always)
     func child(_ name: String) -> Child? {
         guard names.count <= 12 else { return children[name] }
-        for i in names.indices where names[i] == name { return list[i] }
+        let length = name.utf8.count
+        for i in names.indices where lengths[i] == length && names[i] == name { return list[i] }
         return nil
     }
 
@@ -433,6 +443,7 @@ final class SchemaSlotNode: Sendable {
         self.children = children
         let sorted = children.keys.sorted()
         names = sorted
+        lengths = sorted.map(\.utf8.count)
         list = sorted.map { children[$0]! }
     }
 }
