@@ -118,3 +118,40 @@ import Testing
         #expect(plain.json() != newYork.json())
     }
 }
+
+/// `ZoneTable.segment(containing:)` starts from a per-bucket hint inside the table's coverage:
+/// it must find exactly the segment a search over every transition finds, at every
+/// transition (and a second either side), at bucket edges and at random instants, for zones
+/// with DST, with half-hour and 45-minute offsets, and with a skipped day (Pacific/Apia 2011).
+@Suite struct ZoneSegmentTests {
+    static func searched(_ table: ZoneTable, _ instant: Int) -> Int {
+        table.transitions.partitioningIndex { $0 > instant }
+    }
+
+    @Test(arguments: ["America/New_York", "Europe/London", "Australia/Lord_Howe", "Asia/Kathmandu",
+                      "Pacific/Chatham", "Pacific/Apia", "UTC"])
+    func bucketedLookupMatchesAFullSearch(_ name: String) throws {
+        let table = try #require(Zone(identifier: name)).table
+        var instants: [Int] = [Int.min / 4, -(1 << 50), ZoneTable.coverage.lowerBound - 1, ZoneTable.coverage.lowerBound,
+                               ZoneTable.coverage.upperBound - 1, ZoneTable.coverage.upperBound, 1 << 50]
+        for t in table.transitions { instants += [t - 1, t, t + 1] }
+        for bucket in stride(from: 0, to: ZoneTable.coverage.count >> ZoneTable.bucketShift, by: 97) {
+            let edge = ZoneTable.coverage.lowerBound + bucket << ZoneTable.bucketShift
+            instants += [edge - 1, edge, edge + 1]
+        }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0 ..< 2_000 { instants.append(Int.random(in: ZoneTable.coverage, using: &random)) }
+        for instant in instants {
+            #expect(table.segment(containing: instant) == Self.searched(table, instant), "\(name) at \(instant)")
+        }
+        #expect(table.transitions.count > 0 || name == "UTC")
+    }
+}
+
+private extension Array where Element == Int {
+    /// The first index whose element satisfies `belongs` (elements are sorted so that once it
+    /// holds it holds for the rest), by a linear scan: the test's independent answer.
+    func partitioningIndex(where belongs: (Int) -> Bool) -> Int {
+        firstIndex(where: belongs) ?? count
+    }
+}
