@@ -13,6 +13,12 @@ var fast: Benchmark.Configuration { Benchmark.Configuration(metrics: decideMetri
 /// interposes on every malloc and free, which the hot loop would otherwise pay for.
 var loop: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .throughput], warmupIterations: 5,
                                    scalingFactor: .kilo, maxDuration: .seconds(2), maxIterations: 5_000) }
+/// One decision per sample, timed only: the clock is read around each decision and nothing
+/// else is. The instruction counter (`fast`) is reset and read through system calls right
+/// before and after the timed decision, which on this VM evicts caches and branch history
+/// and adds microseconds to each sample (see docs/performance.md, "Measurement").
+var timedSingle: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .throughput], warmupIterations: 1_000,
+                                          maxDuration: .seconds(1), maxIterations: 200_000) }
 /// `slow` without counting allocations: counting interposes on every malloc and free, and a
 /// 10,000-type catalog makes millions of them (the five bundles' counts show the rate).
 /// Runs up to 10 s so that even the 10,000-type catalog (about 1 s a run) gets ten samples.
@@ -87,6 +93,22 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             blackHole(code.dueToday(index))
         }
+    } setup: {
+        (HardCodedHandz(zone: Zone(identifier: "America/New_York")!),
+         HardCodedHandz.Index(Fixtures.history(1_000, types: Fixtures.handzTypes)))
+    }
+
+    // MARK: The headline decision and its baseline, one per sample, timed only
+    Benchmark("timed decide+ledger handz due-today h=1000", configuration: timedSingle) { (benchmark: Benchmark, state: (Engine, DecisionRequest, LedgerIndex)) in
+        let (engine, request, ledger) = state
+        for _ in benchmark.scaledIterations { blackHole(engine.decide(request, ledger: ledger, now: request.now)) }
+    } setup: {
+        let r = Fixtures.handzDueToday(history: Fixtures.history(1_000, types: Fixtures.handzTypes))
+        return (Fixtures.handz, r, Fixtures.handz.ledger(r.history))
+    }
+    Benchmark("timed baseline handz due-today h=1000", configuration: timedSingle) { (benchmark: Benchmark, state: (HardCodedHandz, HardCodedHandz.Index)) in
+        let (code, index) = state
+        for _ in benchmark.scaledIterations { blackHole(code.dueToday(index)) }
     } setup: {
         (HardCodedHandz(zone: Zone(identifier: "America/New_York")!),
          HardCodedHandz.Index(Fixtures.history(1_000, types: Fixtures.handzTypes)))
