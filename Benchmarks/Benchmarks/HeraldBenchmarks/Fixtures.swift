@@ -189,7 +189,7 @@ enum Fixtures {
         var bytes = 0
         for (index, text) in files.enumerated() {
             let name = index == 0 ? "bundle.yaml" : String(format: "types-%02d.yaml", index)
-            FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8))
+            _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8))
             bytes += text.utf8.count
         }
         return (dir, bytes)

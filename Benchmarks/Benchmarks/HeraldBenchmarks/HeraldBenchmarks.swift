@@ -50,6 +50,25 @@ func decideBenchmarks(_ label: String, engine: @escaping @Sendable () -> Engine,
     }
 }
 
+/// The Handz due-today decision with a kept 1,000-entry ledger and its hand-written baseline,
+/// as `"\(prefix) decide+ledger …"` and `"\(prefix) baseline …"`.
+func headlineBenchmarks(_ prefix: String, configuration: Benchmark.Configuration) {
+    Benchmark("\(prefix) decide+ledger handz due-today h=1000", configuration: configuration) { (benchmark: Benchmark, state: (Engine, DecisionRequest, LedgerIndex)) in
+        let (engine, request, ledger) = state
+        for _ in benchmark.scaledIterations { blackHole(engine.decide(request, ledger: ledger, now: request.now)) }
+    } setup: {
+        let r = Fixtures.handzDueToday(history: Fixtures.history(1_000, types: Fixtures.handzTypes))
+        return (Fixtures.handz, r, Fixtures.handz.ledger(r.history))
+    }
+    Benchmark("\(prefix) baseline handz due-today h=1000", configuration: configuration) { (benchmark: Benchmark, state: (HardCodedHandz, HardCodedHandz.Index)) in
+        let (code, index) = state
+        for _ in benchmark.scaledIterations { blackHole(code.dueToday(index)) }
+    } setup: {
+        (HardCodedHandz(zone: Zone(identifier: "America/New_York")!),
+         HardCodedHandz.Index(Fixtures.history(1_000, types: Fixtures.handzTypes)))
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     let sizes = [0, 100, 1_000, 100_000]
 
@@ -80,39 +99,9 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // MARK: The headline decision and its baseline, 1,000 per sample
-    Benchmark("loop decide+ledger handz due-today h=1000", configuration: loop) { (benchmark: Benchmark, state: (Engine, DecisionRequest, LedgerIndex)) in
-        let (engine, request, ledger) = state
-        for _ in benchmark.scaledIterations { blackHole(engine.decide(request, ledger: ledger, now: request.now)) }
-    } setup: {
-        let r = Fixtures.handzDueToday(history: Fixtures.history(1_000, types: Fixtures.handzTypes))
-        return (Fixtures.handz, r, Fixtures.handz.ledger(r.history))
-    }
-    Benchmark("loop baseline handz due-today h=1000", configuration: loop) { (benchmark: Benchmark, state: (HardCodedHandz, HardCodedHandz.Index)) in
-        let (code, index) = state
-        for _ in benchmark.scaledIterations {
-            blackHole(code.dueToday(index))
-        }
-    } setup: {
-        (HardCodedHandz(zone: Zone(identifier: "America/New_York")!),
-         HardCodedHandz.Index(Fixtures.history(1_000, types: Fixtures.handzTypes)))
-    }
-
-    // MARK: The headline decision and its baseline, one per sample, timed only
-    Benchmark("timed decide+ledger handz due-today h=1000", configuration: timedSingle) { (benchmark: Benchmark, state: (Engine, DecisionRequest, LedgerIndex)) in
-        let (engine, request, ledger) = state
-        for _ in benchmark.scaledIterations { blackHole(engine.decide(request, ledger: ledger, now: request.now)) }
-    } setup: {
-        let r = Fixtures.handzDueToday(history: Fixtures.history(1_000, types: Fixtures.handzTypes))
-        return (Fixtures.handz, r, Fixtures.handz.ledger(r.history))
-    }
-    Benchmark("timed baseline handz due-today h=1000", configuration: timedSingle) { (benchmark: Benchmark, state: (HardCodedHandz, HardCodedHandz.Index)) in
-        let (code, index) = state
-        for _ in benchmark.scaledIterations { blackHole(code.dueToday(index)) }
-    } setup: {
-        (HardCodedHandz(zone: Zone(identifier: "America/New_York")!),
-         HardCodedHandz.Index(Fixtures.history(1_000, types: Fixtures.handzTypes)))
-    }
+    // MARK: The headline decision and its baseline, 1,000 per sample, and one per sample timed only
+    headlineBenchmarks("loop", configuration: loop)
+    headlineBenchmarks("timed", configuration: timedSingle)
 
     // MARK: Sweeps
     for size in [10, 100, 1_000, 10_000, 100_000] {

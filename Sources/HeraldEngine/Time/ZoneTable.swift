@@ -180,7 +180,9 @@ final class ZoneTableCache: @unchecked Sendable {
     }
 
     func table(for identifier: String) -> ZoneTable? {
-        let hash = Self.hash(identifier)
+        // FNV-1a, unseeded: at most `publishLimit` names are published (each a zone Foundation
+        // knows), so colliding names cannot make probes long.
+        let hash = TypeIndex.hash(identifier)
         if let table = published(identifier, hash: hash) { return table }
         lock.lock()
         if let table = tables[identifier] {
@@ -227,17 +229,6 @@ final class ZoneTableCache: @unchecked Sendable {
         while slots[index].load(ordering: .relaxed) != 0 { index = (index &+ 1) & (Self.slotCount - 1) }
         slots[index].store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
         published += 1
-    }
-
-    /// FNV-1a over the identifier's UTF-8 bytes. Unseeded: at most `publishLimit` names are
-    /// published (each a zone Foundation knows), so colliding names cannot make probes long.
-    static func hash(_ identifier: String) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        var copy = identifier
-        copy.withUTF8 { bytes in
-            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 
     /// Foundation also accepts offset spellings (`GMT+5`, `GMT+0530`) that are not IANA
