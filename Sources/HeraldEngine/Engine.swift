@@ -170,6 +170,12 @@ final class TypeTable: Sendable {
     let suppressCitations: [Citation]
     /// Per suppression rule: its condition (nil: always) and reason, read without copying the rule.
     let suppressWhen: [CompiledExpression?]
+    /// The conditions the stages evaluate, as unowned evaluators of the expressions this
+    /// table keeps (`type.eligible`, the category's `requires`, `suppressWhen`): evaluating
+    /// one counts no reference.
+    let eligibleEval: UnownedExpression?
+    let requiresEval: UnownedExpression?
+    let suppressEvals: [UnownedExpression?]
     let suppressReasons: [String]
     /// What rendering reads: the copy templates (none for a silent type), the thread id
     /// template (the type's, else its category's) and the interruption level.
@@ -296,6 +302,9 @@ final class TypeTable: Sendable {
             batching: Citation(id: batchGroup.map { "batching.\($0.name)" } ?? "", span: batchGroup?.span))
         suppressCitations = suppress.map { Citation(id: $0.id, span: $0.span) }
         suppressWhen = suppress.map(\.when)
+        suppressEvals = suppressWhen.map { $0?.unowned }
+        eligibleEval = type.eligible?.unowned
+        requiresEval = category?.requires?.unowned
         suppressReasons = suppress.map(\.reason)
         let copy = type.silent ? nil : type.copy
         func bind(_ template: MessageTemplate?) -> BoundTemplate? { template.map { BoundTemplate($0, params: type.params) } }

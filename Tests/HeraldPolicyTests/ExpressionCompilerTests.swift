@@ -3,9 +3,13 @@ import HeraldSyntax
 @testable import HeraldPolicy
 
 /// An evaluation context over a dictionary of dotted paths.
-struct DictionaryContext: EvaluationContext {
-    var values: [String: Value]
-    var sentCounts: [String: Int] = [:]
+final class DictionaryContext: EvaluationContext, @unchecked Sendable {
+    let values: [String: Value]
+    let sentCounts: [String: Int]
+    init(values: [String: Value], sentCounts: [String: Int] = [:]) {
+        self.values = values
+        self.sentCounts = sentCounts
+    }
     func value(at path: [String]) -> Value? { values[path.joined(separator: ".")] }
     func sent(_ target: String, within window: SentWindow) -> Int { sentCounts["\(target)/\(window)"] ?? 0 }
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {

@@ -14,39 +14,17 @@ extension DecisionRun {
         }
         var deferred = false
         var rounds = 0
-        // Held once for every cap that counts the default statuses (most do).
-        let own = context.ledger
-        let ownCountsDefaults = own.countsDefaults
-        let plans = table.capPlans
         round: while rounds < 64 {
             rounds += 1
-            for index in plans.indices {
-                // Most caps have room: checked through an unretained reference to the plan (the
-                // table holds it), without counting a reference per cap.
-                let at = deliverAt
-                let fixedCheck = Unmanaged.passUnretained(plans[index])._withUnsafeGuaranteedRef { plan -> CapCheck? in
-                    guard let fixed = plan.fixedScopes else { return nil }
-                    return plan.defaultCounts && ownCountsDefaults
-                        ? isOver(plan, scopes: fixed, at: at, in: own) : isOver(plan, scopes: fixed, at: at)
-                }
-                if let fixedCheck {
-                    guard case .over = fixedCheck else { continue }
-                }
-                // Only a cap that is over, or whose scopes depend on the request, is read with a
-                // counted reference.
-                let plan = plans[index]
-                let check: CapCheck
-                let scopes: [LedgerScope.Key]
-                if let fixedCheck {
-                    check = fixedCheck
-                    scopes = plan.fixedScopes ?? []
-                } else {
-                    guard let resolved = self.scopes(of: plan) else { continue }
-                    scopes = resolved
-                    check = plan.defaultCounts && ownCountsDefaults
-                        ? isOver(plan, scopes: resolved, at: at, in: own) : isOver(plan, scopes: resolved, at: at)
-                }
-                guard case .over(let note) = check else { continue }
+            // Several caps usually count the same local day: its bounds are computed once a round.
+            dayWindow = zone.window(.day, containing: deliverAt)
+            var start = 0
+            while let hit = firstOver(from: start, at: deliverAt) {
+                // Only a cap that is over is read with a counted reference.
+                let plan = table.capPlans[hit.index]
+                start = hit.index + 1
+                let scopes = hit.scopes ?? plan.fixedScopes ?? []
+                let note = hit.note
                 let reason = plan.reason
                 switch plan.over {
                 case .suppress:
@@ -146,15 +124,49 @@ extension DecisionRun {
         case over(TraceText)
     }
 
+    /// The first cap from `start` on (in `table.capPlans`) that one more notification at `t`
+    /// would break, with its note and, when they depend on the request, the scopes it counted;
+    /// nil when every cap has room. Read-only, with the table, the context and the request's
+    /// ledger borrowed: checking caps that have room counts no reference.
+    func firstOver(from start: Int, at t: Int) -> (index: Int, note: TraceText, scopes: [LedgerScope.Key]?)? {
+        borrowing { table, context in
+            let ownCountsDefaults = context.ledger.countsDefaults
+            for index in start ..< table.capPlans.count {
+                let found = Unmanaged.passUnretained(table.capPlans[index])._withUnsafeGuaranteedRef {
+                    plan -> (note: TraceText, scopes: [LedgerScope.Key]?)? in
+                    let resolved: [LedgerScope.Key]?
+                    if plan.fixedScopes != nil {
+                        resolved = nil
+                    } else {
+                        guard let scopes = self.scopes(of: plan) else { return nil }
+                        resolved = scopes
+                    }
+                    let check: CapCheck
+                    if let fixed = plan.fixedScopes {
+                        check = plan.defaultCounts && ownCountsDefaults
+                            ? isOver(plan, scopes: fixed, at: t, in: context.ledger) : isOver(plan, scopes: fixed, at: t)
+                    } else {
+                        check = plan.defaultCounts && ownCountsDefaults
+                            ? isOver(plan, scopes: resolved!, at: t, in: context.ledger) : isOver(plan, scopes: resolved!, at: t)
+                    }
+                    guard case .over(let note) = check else { return nil }
+                    return (note, resolved)
+                }
+                if let found { return (index, found.note, found.scopes) }
+            }
+            return nil
+        }
+    }
+
     /// Whether one more notification at `t` would break the cap, with a note (formatted when
     /// read).
-    mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int) -> CapCheck {
+    func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int) -> CapCheck {
         // The request's own ledger is read where it is (no copy of the index per cap).
         if plan.defaultCounts, context.ledger.countsDefaults { return isOver(plan, scopes: scopes, at: t, in: context.ledger) }
         return isOver(plan, scopes: scopes, at: t, in: ledger(for: plan))
     }
 
-    mutating func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int, in index: borrowing LedgerIndex) -> CapCheck {
+    func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int, in index: borrowing LedgerIndex) -> CapCheck {
         if let cooldown = plan.cooldown {
             for scope in scopes {
                 if let last = index.last(scope, before: t + 1), t - last < cooldown {
@@ -180,14 +192,12 @@ extension DecisionRun {
     /// The instants counted against one more notification at `t`. A rolling window counts
     /// `(t - d, t + d)`: every `d`-long window holding `t` lies inside it, so no window can
     /// exceed the cap once scheduled items are fed back.
-    mutating func countRange(_ per: CapWindow, at t: Int) -> Range<Int> {
+    func countRange(_ per: CapWindow, at t: Int) -> Range<Int> {
         switch per {
         case .day:
-            // Several caps usually count the same local day: compute its bounds once.
+            // The caps stage computes the day of the instant it checks once a round.
             if let cached = dayWindow, cached.contains(t) { return cached }
-            let range = zone.window(.day, containing: t)
-            dayWindow = range
-            return range
+            return zone.window(.day, containing: t)
         case .week: return zone.window(.week, containing: t)
         case .calendarWeek: return zone.window(.calendarWeek, containing: t)
         case .month: return zone.window(.month, containing: t)
@@ -198,7 +208,7 @@ extension DecisionRun {
     }
 
     /// The earliest instant after `t` at which the cap has room, or nil (lifetime caps).
-    mutating func nextFree(_ plan: CapPlan, scopes: [LedgerScope.Key], from t: Int) -> Int? {
+    func nextFree(_ plan: CapPlan, scopes: [LedgerScope.Key], from t: Int) -> Int? {
         let index = ledger(for: plan)
         var candidate = t
         for _ in 0 ..< 512 {
@@ -265,14 +275,13 @@ extension DecisionRun {
                 batchSlot(plan, at: at, forced: false, members: table.batchMembers)
             }
         }
-        let rule = table.cite.batching
         if let slot = found {
             batch = slot
             let zone = zone
-            return Verdict(reason: "batched", citation: rule,
+            return Verdict(reason: "batched", citation: table.cite.batching,
                            detail: .lazy { "joins `\(slot.key)`, flushes at \(Self.localClock(slot.flushAt, zone))" })
         }
-        step(.batching, .pass, rule, note: .batchingWindow)
+        step(.batching, .pass, cited: cited { $0.cite.batching }, note: .batchingWindow)
         return nil
     }
 

@@ -148,8 +148,9 @@ struct DecisionRun {
     var details: [TraceText] = []
     /// What coded notes are formatted from.
     var facts: TraceFacts
-    var channel: ChannelChoice?
-    /// Where `channel` is in `table.channelChoices` (negative: the fallback).
+    /// The preferences stage chose a channel: `channelIndex` says which.
+    var hasChannel = false
+    /// Where the chosen channel is in `table.channelChoices` (negative: the fallback).
     var channelIndex: Int16 = 0
     /// Permission was denied and the type's fallback channel took over.
     var usedFallback = false
@@ -187,6 +188,18 @@ struct DecisionRun {
         }
     }
 
+    /// The chosen channel (the table holds it; the run keeps only its index).
+    var channel: ChannelChoice? {
+        guard hasChannel else { return nil }
+        return channelIndex < 0 ? table.fallbackChoice : table.channelChoices[Int(channelIndex)]
+    }
+
+    /// A citation the table owns, unretained.
+    @inline(__always)
+    func cited(_ pick: (TypeTable) -> Citation) -> Unmanaged<Citation> {
+        borrowing { table, _ in Unmanaged.passUnretained(pick(table)) }
+    }
+
     /// Borrowed, not copied: the stages read single fields of these.
     var type: NotificationType { _read { yield table.type } }
     var zone: Zone { _read { yield context.prefs.zone } }
@@ -196,6 +209,13 @@ struct DecisionRun {
                        note: TraceNote = .none) {
         records.append(TraceRecord(stage: stage, outcome: outcome, citation: citation.map(Unmanaged.passUnretained),
                                    note: note))
+    }
+
+    /// `step` with a citation read unretained (`cited`).
+    @inline(__always)
+    mutating func step(_ stage: StageCode, _ outcome: TraceStep.Outcome, cited citation: Unmanaged<Citation>,
+                       note: TraceNote = .none) {
+        records.append(TraceRecord(stage: stage, outcome: outcome, citation: citation, note: note))
     }
 
     /// A step whose note is kept as text (verdicts, deferrals).
@@ -248,7 +268,7 @@ struct DecisionRun {
         swap(&log.records, &records)
         swap(&log.details, &details)
         swap(&log.facts, &facts)
-        let fields = EngineFields(table: table, channelIndex: channel == nil ? nil : channelIndex, usedFallback: usedFallback,
+        let fields = EngineFields(table: table, channelIndex: hasChannel ? channelIndex : nil, usedFallback: usedFallback,
                                   ruleCitation: rule,
                                   rendered: rendering ? notification() : nil, log: log)
         return Decision(action: action, reason: reason, deliverAt: deliverAt,
@@ -287,7 +307,8 @@ struct DecisionRun {
     // MARK: 1. Request check
 
     mutating func checkRequest() -> Verdict? {
-        for (index, read) in table.requiredReads.enumerated() where context.value(read) == nil {
+        let missing: Int? = borrowing { table, context in table.requiredReads.firstIndex { context.value($0) == nil } }
+        if let index = missing {
             let path = table.requiredPaths[index]
             return Verdict(reason: "missing_data", citation: table.cite.missingData,
                            detail: .lazy { "`\(path.joined(separator: "."))` is absent" })
@@ -299,7 +320,7 @@ struct DecisionRun {
     // MARK: 2. Eligibility
 
     mutating func checkEligibility() -> Verdict? {
-        let outcome: Bool? = borrowing { table, context in table.type.eligible?.evaluateBool(context) }
+        let outcome: Bool? = borrowing { table, context in table.eligibleEval?.evaluateBool(context) }
         guard let eligible = outcome else {
             step(.eligibility, .pass)
             return nil
@@ -309,8 +330,7 @@ struct DecisionRun {
             return Verdict(reason: "ineligible", citation: table.cite.eligible,
                            detail: .lazy { "`\(source)` is false" })
         }
-        let citation = borrowing { table, _ in Unmanaged.passUnretained(table.cite.eligible) }
-        records.append(TraceRecord(stage: .eligibility, outcome: .pass, citation: citation, note: .none))
+        step(.eligibility, .pass, cited: cited { $0.cite.eligible })
         return nil
     }
 
@@ -322,8 +342,8 @@ struct DecisionRun {
             return Verdict(reason: "paused_all", citation: table.cite.pausedAll,
                            detail: .text("the user paused all notifications"))
         }
-        if let requires = table.category?.requires, !requires.evaluateBool(context) {
-            let source = requires.source
+        if let requires = table.requiresEval, !borrowing({ _, context in requires.evaluateBool(context) }) {
+            let source = table.category?.requires?.source ?? ""
             return Verdict(reason: "category_off", citation: table.cite.categoryRequires,
                            detail: .lazy { "`\(source)` is false" })
         }
@@ -341,17 +361,20 @@ struct DecisionRun {
         // The first channel whose master toggle and category-channel toggle are on.
         // A locked type or category (security alerts, one-time codes) is exempt from every
         // preference switch: pause all, the category toggles and the channel master toggles.
-        channel = nil
-        for (index, ch) in table.channelChoices.enumerated() {
-            if locked { channel = ch; channelIndex = Int16(truncatingIfNeeded: index); break }
-            if ch.toggle, !(context.prefs.channels.isEmpty ? ch.defaultOn : (context.prefs.channels[ch.name] ?? ch.defaultOn)) { continue }
-            if context.prefs.categories.isEmpty ? ch.categoryDefaultOn : (context.prefs.categories[ch.categoryKey] ?? ch.categoryDefaultOn) {
-                channel = ch
-                channelIndex = Int16(truncatingIfNeeded: index)
-                break
+        let chosen: Int? = borrowing { table, context in
+            table.channelChoices.indices.first { index in
+                if locked { return true }
+                return Unmanaged.passUnretained(table.channelChoices[index])._withUnsafeGuaranteedRef { ch in
+                    if ch.toggle, !(context.prefs.channels.isEmpty ? ch.defaultOn
+                                    : (context.prefs.channels[ch.name] ?? ch.defaultOn)) { return false }
+                    return context.prefs.categories.isEmpty ? ch.categoryDefaultOn
+                        : (context.prefs.categories[ch.categoryKey] ?? ch.categoryDefaultOn)
+                }
             }
         }
-        guard channel != nil else {
+        hasChannel = chosen != nil
+        channelIndex = Int16(truncatingIfNeeded: chosen ?? 0)
+        guard hasChannel else {
             let id = type.id, channels = type.channels
             return Verdict(reason: "channel_off", citation: table.cite.channels,
                            detail: .lazy { "every channel of `\(id)` is off: " + channels.joined(separator: ", ") })
@@ -363,14 +386,16 @@ struct DecisionRun {
     // MARK: 4. Permission
 
     mutating func checkPermission() -> Verdict? {
-        guard let chosen = channel, chosen.permission, context.permission == .denied else {
+        let needsPermission = hasChannel && borrowing { table, _ in
+            (channelIndex < 0 ? table.fallbackChoice : table.channelChoices[Int(channelIndex)])?.permission ?? false
+        }
+        guard needsPermission, context.permission == .denied, let chosen = channel else {
             step(.permission, .pass)
             return nil
         }
         let denied = chosen.name
         if let fallbackChannel = table.fallbackChoice {
             usedFallback = true
-            channel = fallbackChannel
             channelIndex = -1
             let to = fallbackChannel.name
             step(.permission, .pass, table.cite.fallback,
@@ -387,7 +412,7 @@ struct DecisionRun {
         let count = table.suppressWhen.count
         // The first rule whose condition holds (no condition: always).
         let hit: Int? = borrowing { table, context in
-            table.suppressWhen.indices.first { table.suppressWhen[$0]?.evaluateBool(context) ?? true }
+            table.suppressEvals.indices.first { table.suppressEvals[$0]?.evaluateBool(context) ?? true }
         }
         if let index = hit {
             let source = table.suppressWhen[index]?.source

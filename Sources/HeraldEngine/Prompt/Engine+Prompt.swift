@@ -91,13 +91,21 @@ private struct PromptRun {
 
 /// What prompt rules read: state and user, prefs, `now` (also as `trigger.at` and `local.*`)
 /// and the ledger. There are no params and no subject.
-struct PromptContext: EvaluationContext {
+final class PromptContext: EvaluationContext {
     let engine: Engine
     let now: Int
     let prefs: EffectivePreferences
     /// Indexed like `engine.fields`; nil: absent.
     let fieldValues: SlotValues
     let ledger: LedgerIndex
+
+    init(engine: Engine, now: Int, prefs: EffectivePreferences, fieldValues: SlotValues, ledger: LedgerIndex) {
+        self.engine = engine
+        self.now = now
+        self.prefs = prefs
+        self.fieldValues = fieldValues
+        self.ledger = ledger
+    }
 
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
         engine.sentCount(target, within: window, statuses: statuses, ledger: ledger, zone: prefs.zone, now: now)

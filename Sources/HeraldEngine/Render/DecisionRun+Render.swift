@@ -31,9 +31,12 @@ extension Engine {
 
     /// The badge: the catalog's expression when every field it needs is present.
     func badge(_ context: RequestContext) -> Int? {
-        guard let badge = bundle.badge, core.badgeReads.allSatisfy({ context.value($0) != nil }) else { return nil }
-        if case .int(let n) = badge.evaluate(context) { return n }
-        return nil
+        // Read where the engine keeps them (the engine outlives the call): no reference counted.
+        Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef { core in
+            guard let badge = core.bundle.badge, core.badgeReads.allSatisfy({ context.value($0) != nil }) else { return nil }
+            if case .int(let n) = badge.evaluate(context) { return n }
+            return nil
+        }
     }
 }
 
@@ -127,21 +130,22 @@ extension DecisionRun {
     /// `notification()`, into an existing value.
     func render(into notification: inout Decision.Notification) {
         let instant = deliverAt
-        let context = context
-        let table = table
-        if table.staticLink == nil, let typeLink = table.type.link, let url = table.linkURL {
-            let engine = engine
-            notification.link = Engine.renderLink(typeLink, url: url) { engine.renderValue($0, context: context, localDate: instant) }
+        let engine = engine
+        // The table and the context are borrowed for the whole rendering (no reference counted).
+        borrowing { table, context in
+            if table.staticLink == nil, let typeLink = table.type.link, let url = table.linkURL {
+                notification.link = Engine.renderLink(typeLink, url: url) { engine.renderValue($0, context: context, localDate: instant) }
+            }
+            func dynamic(_ template: BoundTemplate?) -> String? {
+                guard let template, !template.isLiteral else { return nil }
+                return template.render(context, localDate: instant)
+            }
+            notification.title = dynamic(table.copyTitle)
+            notification.subtitle = dynamic(table.copySubtitle)
+            notification.body = dynamic(table.copyBody)
+            notification.lockscreen = dynamic(table.copyLockscreen)
+            notification.threadId = dynamic(table.threadIdTemplate)
+            notification.badge = engine.badge(context)
         }
-        func dynamic(_ template: BoundTemplate?) -> String? {
-            guard let template, !template.isLiteral else { return nil }
-            return template.render(context, localDate: instant)
-        }
-        notification.title = dynamic(table.copyTitle)
-        notification.subtitle = dynamic(table.copySubtitle)
-        notification.body = dynamic(table.copyBody)
-        notification.lockscreen = dynamic(table.copyLockscreen)
-        notification.threadId = dynamic(table.threadIdTemplate)
-        notification.badge = engine.badge(context)
     }
 }

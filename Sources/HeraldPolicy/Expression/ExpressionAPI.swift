@@ -94,7 +94,11 @@ public enum SentWindow: Sendable, Hashable {
 }
 
 /// What an expression reads at run time; the engine implements it.
-public protocol EvaluationContext {
+///
+/// Class-bound: compiled expressions take the context as `any EvaluationContext`, and a
+/// class existential is a reference passed as it is, where any other would be copied into a
+/// box (a reference count per evaluation on the decision hot path).
+public protocol EvaluationContext: AnyObject {
     /// The value at a name path such as `["state", "maintenance", "dueToday"]`; nil if absent.
     func value(at path: [String]) -> Value?
     /// The value of a read the compiler resolved to `slot` (see `ExpressionEnvironment.slots`);
@@ -122,7 +126,7 @@ public struct CompiledExpression: Sendable {
     /// reference count.
     private let storage: Storage
 
-    private final class Storage: Sendable {
+    fileprivate final class Storage: Sendable {
         let source: String
         let span: SourceSpan
         let type: ValueType
@@ -159,13 +163,41 @@ public struct CompiledExpression: Sendable {
     /// through arithmetic and functions and makes comparisons, `in` and logic false.
     /// - Complexity: one closure call per node of the expression; no allocation beyond the
     ///   values the context returns and list literals built from non-constant items.
-    public func evaluate(_ context: some EvaluationContext) -> Value {
+    ///
+    /// Takes the context as an existential, which is what the compiled closures read: a
+    /// generic parameter would be copied into one (a reference count per evaluation).
+    public func evaluate(_ context: any EvaluationContext) -> Value {
         storage.evaluation(context)
     }
 
     /// Evaluates a bool expression: true only for `.bool(true)`.
-    public func evaluateBool(_ context: some EvaluationContext) -> Bool {
-        storage.evaluation(context) == .bool(true)
+    public func evaluateBool(_ context: any EvaluationContext) -> Bool {
+        if case .bool(true) = storage.evaluation(context) { return true }
+        return false
+    }
+
+    /// This expression's evaluator as a plain pointer (see `UnownedExpression`).
+    public var unowned: UnownedExpression { UnownedExpression(storage: .passUnretained(storage)) }
+}
+
+/// A compiled expression's evaluator held without a reference count, for hot paths that
+/// evaluate expressions an owner keeps alive (an engine's per-type tables keep the
+/// `CompiledExpression` next to it). Copying one copies a pointer; using one after every
+/// `CompiledExpression` it came from is gone is undefined.
+public struct UnownedExpression: @unchecked Sendable {
+    fileprivate let storage: Unmanaged<CompiledExpression.Storage>
+
+    /// See `CompiledExpression.evaluate(_:)`.
+    @inline(__always)
+    public func evaluate(_ context: any EvaluationContext) -> Value {
+        storage._withUnsafeGuaranteedRef { $0.evaluation(context) }
+    }
+
+    /// See `CompiledExpression.evaluateBool(_:)`.
+    @inline(__always)
+    public func evaluateBool(_ context: any EvaluationContext) -> Bool {
+        if case .bool(true) = evaluate(context) { return true }
+        return false
     }
 }
 
