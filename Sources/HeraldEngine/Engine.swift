@@ -47,6 +47,8 @@ final class EngineCore: Sendable {
     let userSlots: SchemaSlotNode
     /// The badge expression's required reads (it has no params).
     let badgeReads: [ReadSlot]
+    /// The badge expression, evaluated through the one `bundle` keeps.
+    let badgeEval: UnownedExpression?
     /// The zone of `defaults.timezone`, resolved once: requests in it (or without one) skip
     /// the zone cache's locked lookup.
     let defaultZone: Zone?
@@ -60,6 +62,7 @@ final class EngineCore: Sendable {
         stateSlots = SchemaSlotNode(schema: bundle.state, path: ["state"], slots: slots)
         userSlots = SchemaSlotNode(schema: bundle.user, path: ["user"], slots: slots)
         badgeReads = (bundle.badge?.requiredPaths ?? []).map { ReadSlot(path: $0, fieldSlots: slots, paramSlots: [:]) }
+        badgeEval = bundle.badge?.unowned
         var categories: [String: String] = [:]
         for type in bundle.types { categories[type.id] = type.category }
         categoryOfType = categories

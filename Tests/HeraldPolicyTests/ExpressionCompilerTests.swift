@@ -336,6 +336,21 @@ enum Fixture {
         #expect(plain?.evaluate(DictionaryContext(values: ["state.streak": .int(4)])) == .bool(true))
     }
 
+    /// An unowned evaluator (what the engine's tables keep for the hot path) evaluates exactly
+    /// as its expression does, for values, absent data and bool results.
+    @Test func unownedEvaluatorMatchesItsExpression() throws {
+        let contexts = [Fixture.context, DictionaryContext(values: [:]), DictionaryContext(values: ["state.streak": .int(4)])]
+        for text in ["state.streak > 3", "state.streak + params.count", "has(state.note) || user.account", "(state.plan ?? 'free') == 'pro'"] {
+            let expression = try #require(Fixture.compile(text).0, "\(text)")
+            let unowned = expression.unowned
+            for context in contexts {
+                #expect(unowned.evaluate(context) == expression.evaluate(context), "\(text)")
+                #expect(unowned.evaluateBool(context) == expression.evaluateBool(context), "\(text)")
+                #expect(unowned.evaluateBool(context) == (expression.evaluate(context) == .bool(true)), "\(text)")
+            }
+        }
+    }
+
     @Test func absentValuesAreTotal() {
         let empty = DictionaryContext(values: [:])
         let texts = ["state.streak > 3", "state.streak + 1", "since(trigger.at)", "size(state.blocked)", "!user.account",

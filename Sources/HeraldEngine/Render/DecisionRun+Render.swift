@@ -31,18 +31,17 @@ extension Engine {
 
     /// The badge: the catalog's expression when every field it needs is present.
     func badge(_ context: RequestContext) -> Int? {
-        // Read where the engine keeps them (the engine outlives the call): no reference counted.
-        Unmanaged.passUnretained(core)._withUnsafeGuaranteedRef { core in
-            guard let badge = core.bundle.badge, core.badgeReads.allSatisfy({ context.value($0) != nil }) else { return nil }
-            if case .int(let n) = badge.evaluate(context) { return n }
-            return nil
-        }
+        guard let badge = core.badgeEval else { return nil }
+        for read in core.badgeReads where context.value(read) == nil { return nil }
+        if case .int(let n) = badge.evaluate(context) { return n }
+        return nil
     }
 }
 
 /// A template with each placeholder bound to where a decision finds its value, once per
-/// type: rendering looks values up by index, never by name.
-struct BoundTemplate: Sendable {
+/// type: rendering looks values up by index, never by name. A class, so that a decision
+/// reads its type's templates where the table keeps them.
+final class BoundTemplate: Sendable {
     /// Where a placeholder's value comes from (the names `Engine.renderValue` answers).
     enum Source: Sendable {
         case type, subject, localDate
