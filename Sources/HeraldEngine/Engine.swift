@@ -148,12 +148,18 @@ final class TypeTable: Sendable {
     let paramNames: [String]
     /// The params' declared types, like `paramNames`.
     let paramTypes: [ValueType]
+    /// How each param converts (`LeafKind`), like `paramNames`.
+    let paramKinds: [LeafKind]
+    /// The params' names' UTF-8 lengths, like `paramNames`.
+    let paramLengths: [Int]
 
-    /// The index of param `name` in `type.params`.
+    /// The index of param `name` in `type.params`. A name is compared only when its UTF-8
+    /// length matches.
     @inline(__always)
     func paramSlot(_ name: String) -> Int? {
         guard paramNames.count <= 12 else { return paramSlots[name] }
-        for i in paramNames.indices where paramNames[i] == name { return i }
+        let length = name.utf8.count
+        for i in paramNames.indices where paramLengths[i] == length && paramNames[i] == name { return i }
         return nil
     }
     /// `requiredPaths` resolved to where a request keeps them.
@@ -273,6 +279,8 @@ final class TypeTable: Sendable {
         paramSlots = slots
         paramNames = type.params.map(\.name)
         paramTypes = type.params.map(\.type)
+        paramKinds = paramTypes.map(LeafKind.init)
+        paramLengths = paramNames.map(\.utf8.count)
         requiredReads = required.map { ReadSlot(path: $0, fieldSlots: fieldSlots, paramSlots: slots) }
         switch type.timing.at {
         case .param(let name): timingRead = ReadSlot(path: ["params", name], fieldSlots: fieldSlots, paramSlots: slots)

@@ -262,7 +262,8 @@ extension Engine {
                     reader.errors.append(RequestError(path: "params.\(member.key)", message: message))
                     continue
                 }
-                values.set(slot, reader.convert(member.value, as: table.paramTypes[slot], path: "params.\(member.key)"))
+                values.set(slot, reader.convert(member.value, kind: table.paramKinds[slot], as: table.paramTypes[slot],
+                                                path: "params.\(member.key)"))
             }
             if !reader.errors.isEmpty { errors += reader.errors }
             return values
@@ -283,7 +284,7 @@ struct ValueReader {
         }
         for member in members {
             if let skipping, member.key.utf8.count == skipping.utf8.count, member.key == skipping { continue }
-            guard let child = node.child(member.key) else {
+            guard let index = node.childIndex(member.key) else {
                 let names = node.children.keys.sorted()
                 var message = "unknown field `\(member.key)`"
                 if let close = Suggestions.closest(to: member.key, in: names) { message += "; did you mean `\(close)`?" }
@@ -292,14 +293,13 @@ struct ValueReader {
             }
             // The child is read through an unretained reference (the engine's schema tree
             // keeps it alive): converting a request counts no reference per member.
-            switch child {
-            case .object(let inner):
-                Unmanaged.passUnretained(inner)._withUnsafeGuaranteedRef { inner in
+            if let inner = node.object(at: index) {
+                inner._withUnsafeGuaranteedRef { inner in
                     object(member.value, node: inner, into: &values)
                 }
-            case .value(let leaf):
-                Unmanaged.passUnretained(leaf)._withUnsafeGuaranteedRef { leaf in
-                    values.set(leaf.slot, convert(member.value, as: leaf.type, path: leaf.path))
+            } else if let leaf = node.leaf(at: index) {
+                leaf._withUnsafeGuaranteedRef { leaf in
+                    values.set(leaf.slot, convert(member.value, kind: leaf.kind, as: leaf.type, path: leaf.path))
                 }
             }
         }
@@ -312,6 +312,20 @@ struct ValueReader {
         default: shown = value.serialized()
         }
         errors.append(RequestError(path: path, message: "expected \(expected), got \(shown)"))
+    }
+
+    /// `convert(_:as:path:)` with the declared type's `LeafKind`: a scalar of the declared kind
+    /// converts without reading the `ValueType`; anything else (null, a wrong type, an
+    /// enumeration, a list) takes the general conversion.
+    @inline(__always)
+    mutating func convert(_ json: JSON, kind: LeafKind, as type: ValueType, path: @autoclosure () -> String) -> Value? {
+        switch (kind, json) {
+        case (.int, .int(let i)): return .int(i)
+        case (.bool, .bool(let b)): return .bool(b)
+        case (.string, .string(let s)): return .string(s)
+        case (.duration, .int(let i)): return .duration(i)
+        default: return convert(json, as: type, path: path())
+        }
     }
 
     /// nil for `null` of an optional (absent) and for a problem (reported).
@@ -412,18 +426,34 @@ final class SchemaSlotNode: Sendable {
     /// The children as parallel arrays: small objects are searched by comparing names (equal
     /// short names compare in one step), which beats hashing each member's key. A name is
     /// compared only when its UTF-8 length matches (`lengths`), so most mismatches cost one
-    /// integer comparison instead of a call into the string comparison.
+    /// integer comparison instead of a call into the string comparison. Each child is an
+    /// object (`objects`) or a leaf (`leaves`), so reading one matches no enum payload.
     private let names: [String]
     private let lengths: [Int]
-    private let list: [Child]
+    private let objects: [SchemaSlotNode?]
+    private let leaves: [SchemaSlotLeaf?]
+    /// Name → index in `names`, for objects with many children.
+    private let indexOf: [String: Int]
 
-    /// The child named `name`.
+    /// The index of the child named `name`.
     @inline(__always)
-    func child(_ name: String) -> Child? {
-        guard names.count <= 12 else { return children[name] }
+    func childIndex(_ name: String) -> Int? {
+        guard names.count <= 12 else { return indexOf[name] }
         let length = name.utf8.count
-        for i in names.indices where lengths[i] == length && names[i] == name { return list[i] }
+        for i in names.indices where lengths[i] == length && names[i] == name { return i }
         return nil
+    }
+
+    /// The object child at `index` (this node keeps it alive), or nil for a leaf.
+    @inline(__always)
+    func object(at index: Int) -> Unmanaged<SchemaSlotNode>? {
+        objects[index].map(Unmanaged.passUnretained)
+    }
+
+    /// The leaf child at `index` (this node keeps it alive), or nil for an object.
+    @inline(__always)
+    func leaf(at index: Int) -> Unmanaged<SchemaSlotLeaf>? {
+        leaves[index].map(Unmanaged.passUnretained)
     }
 
     init(schema: [String: SchemaNode], path: [String], slots: [[String]: Int]) {
@@ -444,7 +474,9 @@ final class SchemaSlotNode: Sendable {
         let sorted = children.keys.sorted()
         names = sorted
         lengths = sorted.map(\.utf8.count)
-        list = sorted.map { children[$0]! }
+        objects = sorted.map { if case .object(let node)? = children[$0] { node } else { nil } }
+        leaves = sorted.map { if case .value(let leaf)? = children[$0] { leaf } else { nil } }
+        indexOf = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0) })
     }
 }
 
@@ -453,12 +485,31 @@ final class SchemaSlotNode: Sendable {
 final class SchemaSlotLeaf: Sendable {
     let slot: Int
     let type: ValueType
+    let kind: LeafKind
     let path: String
 
     init(slot: Int, type: ValueType, path: String) {
         self.slot = slot
         self.type = type
+        kind = LeafKind(type)
         self.path = path
+    }
+}
+
+/// How a declared (non-optional) scalar converts from JSON, resolved once per field or param
+/// so that converting a request's value reads a byte instead of the `ValueType`; `other`
+/// (optionals, enumerations, times, dates, lists) takes the general conversion.
+enum LeafKind: UInt8, Sendable {
+    case bool, int, duration, string, other
+
+    init(_ type: ValueType) {
+        switch type {
+        case .bool: self = .bool
+        case .int: self = .int
+        case .duration: self = .duration
+        case .string: self = .string
+        default: self = .other
+        }
     }
 }
 
