@@ -155,3 +155,50 @@ private extension Array where Element == Int {
         firstIndex(where: belongs) ?? count
     }
 }
+
+/// The ledger's idempotency-key table answers exactly as a dictionary does: first entry wins,
+/// growth keeps every key, and a table whose probing degrades keeps answering from a
+/// standard dictionary.
+@Suite struct KeyTableTests {
+    static func keys(_ n: Int) -> [String] {
+        (0 ..< n).map { i in
+            switch i % 4 {
+            case 0: "N-MAINT-DUE-TODAY:u\(i):2026-03-\(10 + i % 18)"
+            case 1: "k\(i)"                       // short (a small string)
+            case 2: String(repeating: "é", count: i % 40) + "\(i)"   // non-ASCII, many lengths
+            default: "exactly8" + String(i)       // word-sized prefixes
+            }
+        }
+    }
+
+    @Test(arguments: [0, 64])
+    func matchesADictionary(maxProbe: Int) {
+        var table = KeyTable(maxProbe: maxProbe)
+        var reference: [String: Int] = [:]
+        let keys = Self.keys(3_000)
+        for (i, key) in keys.enumerated() {
+            let isNew = reference[key] == nil
+            if isNew { reference[key] = i }
+            let inserted = table.insert(key, first: i)
+            #expect(inserted == isNew)
+            let repeated = table.insert(key, first: -i - 1)   // a repeat never replaces the first
+            #expect(!repeated)
+        }
+        #expect(table.count == reference.count)
+        for key in keys { #expect(table[key] == reference[key]) }
+        for miss in ["", "N-MAINT-DUE-TODAY:u0:2026-03-11", "k", "exactly8", "é"] where reference[miss] == nil {
+            #expect(table[miss] == nil)
+        }
+        if maxProbe == 0 { #expect(table.usesFallback) }   // any collision degrades at once
+    }
+
+    @Test func hashDependsOnTheSeedAndEveryByte() {
+        let a = KeyTable.hash("N-MAINT-DUE-TODAY:u1:2026-03-10", seed: 1)
+        #expect(a == KeyTable.hash("N-MAINT-DUE-TODAY:u1:2026-03-10", seed: 1))
+        #expect(a != KeyTable.hash("N-MAINT-DUE-TODAY:u1:2026-03-10", seed: 3))
+        #expect(a != KeyTable.hash("N-MAINT-DUE-TODAY:u1:2026-03-11", seed: 1))
+        #expect(a != KeyTable.hash("O-MAINT-DUE-TODAY:u1:2026-03-10", seed: 1))
+        #expect(KeyTable.hash("", seed: 1) != 0)
+        #expect(KeyTable.hash("abc", seed: 1) != KeyTable.hash("abc\u{0}", seed: 1))
+    }
+}

@@ -48,7 +48,7 @@ public struct LedgerIndex: Sendable {
         @exclusivity(unchecked) var buckets: [[Int]] = [[]]
         /// The delivery instant of each non-cancelled key (its first entry); later entries with
         /// the same key go to `keyMore`.
-        @exclusivity(unchecked) var keyFirst: [String: Int] = [:]
+        @exclusivity(unchecked) var keyFirst = KeyTable()
         @exclusivity(unchecked) var keyMore: [String: [Int]] = [:]
         /// Every batch key of a non-cancelled entry.
         @exclusivity(unchecked) var batchKeys: Set<String> = []
@@ -157,9 +157,7 @@ public struct LedgerIndex: Sendable {
     private func recordKeys(_ entry: HistoryEntry, keepSorted: Bool) {
         let s = storage
         guard entry.status != .cancelled else { return }
-        if s.keyFirst[entry.key] == nil {
-            s.keyFirst[entry.key] = entry.deliverAt
-        } else {
+        if !s.keyFirst.insert(entry.key, first: entry.deliverAt) {
             s.keyMore[entry.key, default: []].append(entry.deliverAt)
         }
         if let batch = entry.batchKey {
