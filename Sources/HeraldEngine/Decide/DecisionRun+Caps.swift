@@ -141,6 +141,8 @@ extension DecisionRun {
                         guard let scopes = self.scopes(of: plan) else { return nil }
                         resolved = scopes
                     }
+                    // Two calls rather than one over a merged scope list: merging them into one
+                    // variable copies the arrays (two reference counts per cap, measured).
                     let check: CapCheck
                     if let fixed = plan.fixedScopes {
                         check = plan.defaultCounts && ownCountsDefaults
