@@ -190,8 +190,13 @@ struct DecisionRun {
 
     /// The chosen channel (the table holds it; the run keeps only its index).
     var channel: ChannelChoice? {
-        guard hasChannel else { return nil }
-        return channelIndex < 0 ? table.fallbackChoice : table.channelChoices[Int(channelIndex)]
+        hasChannel ? Self.channel(channelIndex, in: table) : nil
+    }
+
+    /// The channel at `index` in `table.channelChoices` (negative: the fallback).
+    @inline(__always)
+    static func channel(_ index: Int16, in table: TypeTable) -> ChannelChoice? {
+        index < 0 ? table.fallbackChoice : table.channelChoices[Int(index)]
     }
 
     /// A citation the table owns, unretained.
@@ -387,7 +392,7 @@ struct DecisionRun {
 
     mutating func checkPermission() -> Verdict? {
         let needsPermission = hasChannel && borrowing { table, _ in
-            (channelIndex < 0 ? table.fallbackChoice : table.channelChoices[Int(channelIndex)])?.permission ?? false
+            Self.channel(channelIndex, in: table)?.permission ?? false
         }
         guard needsPermission, context.permission == .denied, let chosen = channel else {
             step(.permission, .pass)
