@@ -52,6 +52,9 @@ final class EngineCore: Sendable {
     /// The zone of `defaults.timezone`, resolved once: requests in it (or without one) skip
     /// the zone cache's locked lookup.
     let defaultZone: Zone?
+    /// The policy's `defaults` as effective preferences (nil: its zone is unknown), for
+    /// requests that state none of the scalar preferences.
+    let defaultPreferences: EffectivePreferences?
 
     init(bundle: PolicyBundle) {
         self.bundle = bundle
@@ -68,6 +71,11 @@ final class EngineCore: Sendable {
         categoryOfType = categories
         policy = Decision.Policy(name: bundle.name, digest: bundle.digest)
         defaultZone = Zone(identifier: bundle.defaults.timezone)
+        let defaults = bundle.defaults
+        defaultPreferences = defaultZone.map { zone in
+            EffectivePreferences(zone: zone, pausedAll: defaults.pausedAll, reminderTime: defaults.reminderTime,
+                                 quietHours: defaults.quietHours, maxPerDay: defaults.maxPerDay)
+        }
         var tables: [String: TypeTable] = [:]
         for type in bundle.types { tables[type.id] = TypeTable(type: type, bundle: bundle, fieldSlots: slots) }
         types = TypeIndex(tables)

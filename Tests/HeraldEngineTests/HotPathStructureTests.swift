@@ -52,22 +52,42 @@ import Testing
         #expect(LedgerScope.Key(.type("a")).hash == LedgerScope.Key(.type("a")).hash)
     }
 
-    @Test func slotValuesBehaveLikeAnArrayOfOptionals() {
-        var values = SlotValues(count: 20)
-        var reference = [Value?](repeating: nil, count: 20)
-        // More than the eight inline places, overwrites, removals and out-of-range slots.
-        let writes: [(Int, Value?)] = [
-            (3, .int(1)), (0, .string("a")), (19, .bool(true)), (7, .int(7)), (8, .int(8)), (9, .int(9)),
-            (10, .int(10)), (11, .int(11)), (12, .int(12)), (13, .int(13)), (3, .int(33)), (7, nil),
-            (14, .list([.int(1)])), (7, .int(70)), (25, .int(0)), (-1, .int(0)), (19, nil), (19, .bool(false)),
-        ]
-        for (slot, value) in writes {
-            values.set(slot, value)
-            if reference.indices.contains(slot) { reference[slot] = value }
-            for index in reference.indices { #expect(values[index] == reference[index], "slot \(index) after writing \(slot)") }
+    /// The request context keeps converted values in its own allocation, one slot per field
+    /// then per param, `.null` meaning absent: reads see exactly what was written, whatever
+    /// the order, overwrites and removals, and nothing out of range.
+    @Test func contextSlotsBehaveLikeArraysOfOptionals() {
+        let engine = DecideSupport.engine()
+        let type = engine.bundle.types.first { !$0.params.isEmpty }!
+        let table = engine.tables[type.id]!
+        let request = DecideSupport.request(type.id)
+        var errors: [RequestError] = []
+        let prefs = engine.preferences(request.prefs, errors: &errors)
+        let fieldCount = engine.fields.count, paramCount = type.params.count
+        #expect(fieldCount > 1)
+        engine.withContext(request, table: table, prefs: prefs, ledger: nil, now: request.now) { context in
+            var fields = [Value?](repeating: nil, count: fieldCount)
+            var params = [Value?](repeating: nil, count: paramCount)
+            let writes: [(Int, Value?)] = [
+                (1, .int(1)), (0, .string("a string longer than fifteen bytes")), (fieldCount - 1, .bool(true)),
+                (1, .int(33)), (0, nil), (fieldCount, .int(0)), (-1, .int(0)),
+                (0, .list([.string("x"), .int(2)])), (fieldCount - 1, .bool(false)),
+            ]
+            for (slot, value) in writes {
+                context.slots.set(slot, value)
+                if slot >= 0, slot < fieldCount { fields[slot] = value }
+                // A slot past the fields is the first param's: checked below.
+                if slot == fieldCount, paramCount > 0 { params[0] = value }
+                for index in 0 ..< fieldCount { #expect(context.field(index) == fields[index], "field \(index) after writing \(slot)") }
+            }
+            context.paramSlots.set(paramCount - 1, .string("last"))
+            params[paramCount - 1] = .string("last")
+            context.paramSlots.set(paramCount, .int(9))  // out of range: ignored
+            for index in 0 ..< paramCount { #expect(context.param(index) == params[index], "param \(index)") }
+            #expect(context.field(-1) == nil)
+            #expect(context.field(fieldCount) == nil)
+            #expect(context.param(-1) == nil)
+            #expect(context.param(paramCount) == nil)
         }
-        #expect(values[25] == nil)
-        #expect(values[-1] == nil)
     }
 
     @Test func textBufferJoinsAndAppendsUTF8() {

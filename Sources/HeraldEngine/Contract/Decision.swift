@@ -134,38 +134,38 @@ public struct Decision: Sendable, Equatable {
     // all out as values first.
 
     public var type: String {
-        get { storage.explicit?.type ?? storage.derived!.table.type.id }
+        get { storage.explicit?.type ?? storage.derived.table!.type.id }
         set { explicit().explicit!.type = newValue }
     }
     public var category: String? {
-        get { storage.explicit.map(\.category) ?? storage.derived!.table.type.category }
+        get { storage.explicit.map(\.category) ?? storage.derived.table!.type.category }
         set { explicit().explicit!.category = newValue }
     }
     public var channel: String? {
-        get { storage.explicit.map(\.channel) ?? storage.derived!.channel }
+        get { storage.explicit.map(\.channel) ?? storage.derived.channel }
         set { explicit().explicit!.channel = newValue }
     }
     /// The channel to use instead when OS permission is denied (`in_app`).
     public var fallback: String? {
-        get { storage.explicit.map(\.fallback) ?? storage.derived!.fallback }
+        get { storage.explicit.map(\.fallback) ?? storage.derived.fallback }
         set { explicit().explicit!.fallback = newValue }
     }
     public var notification: Notification? {
-        get { storage.explicit.map(\.notification) ?? storage.derived!.notification }
+        get { storage.explicit.map(\.notification) ?? storage.derived.notification }
         set { explicit().explicit!.notification = newValue }
     }
     public var rule: Rule? {
-        get { storage.explicit.map(\.rule) ?? storage.derived!.rule }
+        get { storage.explicit.map(\.rule) ?? storage.derived.rule }
         set { explicit().explicit!.rule = newValue }
     }
     /// The stages in order. A decision the engine made records its trace as plain data and
     /// builds these steps (with their notes' text) when this is read.
     public var trace: [TraceStep] {
-        get { storage.explicit?.trace ?? storage.derived!.steps }
+        get { storage.explicit?.trace ?? storage.derived.steps }
         set { explicit().explicit!.trace = newValue }
     }
     public var policy: Policy {
-        get { storage.explicit?.policy ?? storage.derived!.table.policy }
+        get { storage.explicit?.policy ?? storage.derived.table!.policy }
         set { explicit().explicit!.policy = newValue }
     }
 
@@ -173,8 +173,11 @@ public struct Decision: Sendable, Equatable {
     /// is passed, stored and returned for one reference count.
     private var storage: Storage
 
-    /// The table-backed fields as values.
-    private struct Explicit {
+    /// The table-backed fields as values: a decision built by the public initializer, or one
+    /// the engine made after one of these fields was changed. A class, so that a decision
+    /// without them (every decision the engine makes) holds a plain nil reference.
+    private final class Explicit: @unchecked Sendable {
+        // Written only through `explicit()`, on a storage `unique()` made unique.
         var type: String
         var category: String?
         var channel: String?
@@ -183,8 +186,27 @@ public struct Decision: Sendable, Equatable {
         var rule: Rule?
         var trace: [TraceStep]
         var policy: Policy
+
+        init(type: String, category: String?, channel: String?, fallback: String?, notification: Notification?,
+             rule: Rule?, trace: [TraceStep], policy: Policy) {
+            self.type = type
+            self.category = category
+            self.channel = channel
+            self.fallback = fallback
+            self.notification = notification
+            self.rule = rule
+            self.trace = trace
+            self.policy = policy
+        }
+
+        func copy() -> Explicit {
+            Explicit(type: type, category: category, channel: channel, fallback: fallback, notification: notification,
+                     rule: rule, trace: trace, policy: policy)
+        }
     }
 
+    /// The fields of a decision. Nothing here is an optional struct: destroying one of those
+    /// goes through the type's metadata, which cost ~500 instructions a decision.
     private final class Storage: @unchecked Sendable {
         // Written only through `unique()`: a shared storage is never changed.
         var action: Action
@@ -195,12 +217,12 @@ public struct Decision: Sendable, Equatable {
         var batch: Batch?
         var cap: String?
         var subject: String?
-        /// Exactly one of these is set.
+        /// Set: the table-backed fields are these values, and `derived` is `.none`.
         var explicit: Explicit?
-        var derived: EngineFields?
+        var derived: EngineFields
 
         init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: String?, batch: Batch?,
-             cap: String?, subject: String?, explicit: Explicit?, derived: EngineFields?) {
+             cap: String?, subject: String?, explicit: Explicit?, derived: consuming EngineFields) {
             self.action = action
             self.reason = reason
             self.deliverAt = deliverAt
@@ -215,7 +237,7 @@ public struct Decision: Sendable, Equatable {
 
         func copy() -> Storage {
             Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key, batch: batch,
-                    cap: cap, subject: subject, explicit: explicit, derived: derived)
+                    cap: cap, subject: subject, explicit: explicit?.copy(), derived: derived)
         }
     }
 
@@ -227,12 +249,13 @@ public struct Decision: Sendable, Equatable {
     /// The storage with the table-backed fields written out, ready to change one.
     private mutating func explicit() -> Storage {
         let storage = unique()
-        if storage.explicit == nil, let derived = storage.derived {
-            storage.explicit = Explicit(type: derived.table.type.id, category: derived.table.type.category,
+        if storage.explicit == nil, let table = storage.derived.table {
+            let derived = storage.derived
+            storage.explicit = Explicit(type: table.type.id, category: table.type.category,
                                         channel: derived.channel, fallback: derived.fallback,
                                         notification: derived.notification, rule: derived.rule,
-                                        trace: derived.steps, policy: derived.table.policy)
-            storage.derived = nil
+                                        trace: derived.steps, policy: table.policy)
+            storage.derived = .none
         }
         return storage
     }
@@ -247,7 +270,7 @@ public struct Decision: Sendable, Equatable {
                           batch: batch, cap: cap, subject: nil,
                           explicit: Explicit(type: type, category: category, channel: channel, fallback: fallback,
                                              notification: notification, rule: rule, trace: trace, policy: policy),
-                          derived: nil)
+                          derived: .none)
     }
 
     /// A decision the engine made: the table-backed fields are read from `fields` when asked.

@@ -23,9 +23,9 @@ extension DecisionRun {
             scheduleReason = "on_time"
         }
         t = t.addingReportingOverflow(timing.offset).overflow ? t : t + timing.offset
-        if timing.trainingDays, !type.critical, !context.prefs.trainingDays.isEmpty,
+        if timing.trainingDays, !type.critical, case let days = engine.trainingDays(context.input), !days.isEmpty,
            let next = nextTrainingDay(reminderTime: context.prefs.reminderTime / 60,
-                                      trainingDays: Weekdays(weekdays: context.prefs.trainingDays), in: zone, atOrAfter: t),
+                                      trainingDays: Weekdays(weekdays: days), in: zone, atOrAfter: t),
            next != t {
             t = next
             scheduleReason = "training_day"

@@ -43,8 +43,10 @@ extension Engine {
         guard let table = tables[request.type] else { return .failure(unknownType(request.type)) }
         var errors: [RequestError] = []
         let prefs = preferences(request.prefs, errors: &errors)
-        let fieldValues = schemaValues(request, errors: &errors)
-        return decideOne(request, table: table, prefs: prefs, fieldValues: fieldValues, errors: errors, ledger: ledger, now: now)
+        return withContext(request, table: table, prefs: prefs, ledger: ledger, now: now) { context in
+            context.userID = convertFields(state: request.state, user: request.user, into: context.slots, errors: &errors)
+            return decide(context, params: request.params, errors: errors)
+        }
     }
 
     /// `decideOne`, reusing the effective preferences and converted `state`/`user` values of
@@ -54,7 +56,7 @@ extension Engine {
                    reuse: inout RequestConversions) -> Result<Decision, RequestErrors> {
         guard let table = tables[request.type] else { return .failure(unknownType(request.type)) }
         var errors: [RequestError] = []
-        let prefs: EffectivePreferences?
+        let prefs: EffectivePreferences
         if reuse.hasPrefs, reuse.prefsInput == request.prefs {
             prefs = reuse.prefs
         } else {
@@ -65,20 +67,26 @@ extension Engine {
                 reuse.prefs = prefs
             }
         }
-        let fieldValues: SlotValues
-        if reuse.hasFields, reuse.state == request.state, reuse.user == request.user {
-            fieldValues = reuse.fields
-        } else {
-            let before = errors.count
-            fieldValues = schemaValues(request, errors: &errors)
-            reuse.hasFields = errors.count == before
-            if reuse.hasFields {
-                reuse.state = request.state
-                reuse.user = request.user
-                reuse.fields = fieldValues
+        return withContext(request, table: table, prefs: prefs, ledger: ledger, now: now) { context in
+            let slots = context.slots
+            if reuse.hasFields, reuse.state == request.state, reuse.user == request.user {
+                reuse.fields.withUnsafeBufferPointer { fields in
+                    for index in fields.indices { slots.set(index, fields[index]) }
+                }
+                context.userID = reuse.userID
+            } else {
+                let before = errors.count
+                context.userID = convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
+                reuse.hasFields = errors.count == before
+                if reuse.hasFields {
+                    reuse.state = request.state
+                    reuse.user = request.user
+                    reuse.userID = context.userID
+                    reuse.fields = Array(UnsafeBufferPointer(start: slots.base, count: fields.count))
+                }
             }
+            return decide(context, params: request.params, errors: errors)
         }
-        return decideOne(request, table: table, prefs: prefs, fieldValues: fieldValues, errors: errors, ledger: ledger, now: now)
     }
 
     private func unknownType(_ type: String) -> RequestErrors {
@@ -87,24 +95,28 @@ extension Engine {
         return RequestErrors([RequestError(path: "type", message: message)])
     }
 
+    /// Runs `body` with the context of one decision, with no value converted yet. The
+    /// context reads the request in place, so it is pinned for the call (without a ledger,
+    /// the request's history is indexed here).
+    func withContext<R>(_ request: DecisionRequest, table: TypeTable, prefs: EffectivePreferences,
+                        ledger: LedgerIndex?, now: Int, _ body: (RequestContext) -> R) -> R {
+        let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
+        return withUnsafePointer(to: request) { request in
+            body(RequestContext.make(engine: self, table: table, request: request, now: now, prefs: prefs, ledger: ledger))
+        }
+    }
+
     /// The rest of a decision once preferences and `state`/`user` are converted: the params,
     /// then the stages.
-    private func decideOne(_ request: DecisionRequest, table: TypeTable, prefs: consuming EffectivePreferences?,
-                           fieldValues: consuming SlotValues, errors: consuming [RequestError],
-                           ledger: LedgerIndex?, now: Int) -> Result<Decision, RequestErrors> {
+    private func decide(_ context: RequestContext, params: JSON, errors: consuming [RequestError]) -> Result<Decision, RequestErrors> {
         var errors = errors
-        let params = paramValues(request, table: table, errors: &errors)
-        // Checked, not bound: binding would copy the preferences; the context takes them.
-        guard errors.isEmpty, prefs != nil else { return .failure(RequestErrors(errors)) }
-        let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
-        let context = RequestContext(engine: self, table: table, request: request, now: now, prefs: consume prefs,
-                                     fieldValues: fieldValues, paramValues: params, ledger: ledger,
-                                     subject: request.subject)
-        if let template = table.subjectTemplate {
+        convertParams(params, table: context.table, into: context.paramSlots, errors: &errors)
+        guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
+        if let template = context.table.subjectTemplate {
             let rendered = template.render(context, localDate: nil)
-            context.subject = rendered.isEmpty ? request.subject : rendered
+            if !rendered.isEmpty { context.renderedSubject = rendered }
         }
-        var run = DecisionRun(context: consume context)
+        var run = DecisionRun(context: context)
         return .success(run.execute())
     }
 }
@@ -115,12 +127,14 @@ struct RequestConversions {
     /// `prefs` came from `prefsInput`.
     var hasPrefs = false
     var prefsInput = PreferencesInput()
-    var prefs: EffectivePreferences?
-    /// `fields` came from `state` and `user`.
+    var prefs = EffectivePreferences(zone: .utc, pausedAll: false, reminderTime: 0, quietHours: nil, maxPerDay: nil)
+    /// `fields` (indexed like `Engine.fields`, `.null`: absent) and `userID` came from `state`
+    /// and `user`.
     var hasFields = false
     var state = JSON.null
     var user = JSON.null
-    var fields = SlotValues(count: 0)
+    var userID = ""
+    var fields: [Value] = []
 }
 
 /// A verdict: the notification is suppressed (or batched) for a reason by a rule.
@@ -168,8 +182,11 @@ struct DecisionRun {
     var capMoves: [(cap: String, from: Int, to: Int)] = []
     /// The last day window a cap counted.
     var dayWindow: Range<Int>?
-    /// The idempotency key last built, with the local date it was built for.
-    var keyCache: (date: Int, key: String)?
+    /// The idempotency key last built (`keyDate` is the local date it was built for,
+    /// `Int.min` before any). Two fields rather than an optional tuple, which is destroyed
+    /// through its metadata.
+    var keyDate = Int.min
+    var cachedKey = ""
 
     init(context: consuming RequestContext) {
         engine = context.engine
@@ -273,9 +290,9 @@ struct DecisionRun {
         swap(&log.records, &records)
         swap(&log.details, &details)
         swap(&log.facts, &facts)
-        let fields = EngineFields(table: table, channelIndex: hasChannel ? channelIndex : nil, usedFallback: usedFallback,
-                                  ruleCitation: rule,
-                                  rendered: rendering ? notification() : nil, log: log)
+        var fields = EngineFields(table: table, channelIndex: hasChannel ? channelIndex : nil, usedFallback: usedFallback,
+                                  ruleCitation: rule, notifies: rendering, rendered: Decision.Notification(), log: log)
+        if rendering { render(into: &fields.rendered) }
         return Decision(action: action, reason: reason, deliverAt: deliverAt,
                         utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
                         subject: context.subject, fields: fields)
@@ -352,14 +369,14 @@ struct DecisionRun {
             return Verdict(reason: "category_off", citation: table.cite.categoryRequires,
                            detail: .lazy { "`\(source)` is false" })
         }
-        if !locked && !(context.prefs.categories.isEmpty ? table.categoryDefaultOn
-                        : context.prefs.categories[type.category] ?? table.categoryDefaultOn) {
+        if !locked && !(context.input.categories.isEmpty ? table.categoryDefaultOn
+                        : context.input.categories[type.category] ?? table.categoryDefaultOn) {
             let category = type.category
             return Verdict(reason: "category_off", citation: table.cite.categoryToggle,
                            detail: .lazy { "category `\(category)` is off" })
         }
-        if !type.locked && !(context.prefs.types.isEmpty ? type.defaultOn : context.prefs.types[type.id] ?? type.defaultOn) {
-            let id = type.id, byDefault = context.prefs.types[type.id] == nil
+        if !type.locked && !(context.input.types.isEmpty ? type.defaultOn : context.input.types[type.id] ?? type.defaultOn) {
+            let id = type.id, byDefault = context.input.types[type.id] == nil
             return Verdict(reason: "type_off", citation: table.cite.typeToggle,
                            detail: .lazy { byDefault ? "`\(id)` is off by default" : "the user turned `\(id)` off" })
         }
@@ -370,10 +387,10 @@ struct DecisionRun {
             table.channelChoices.indices.first { index in
                 if locked { return true }
                 return Unmanaged.passUnretained(table.channelChoices[index])._withUnsafeGuaranteedRef { ch in
-                    if ch.toggle, !(context.prefs.channels.isEmpty ? ch.defaultOn
-                                    : (context.prefs.channels[ch.name] ?? ch.defaultOn)) { return false }
-                    return context.prefs.categories.isEmpty ? ch.categoryDefaultOn
-                        : (context.prefs.categories[ch.categoryKey] ?? ch.categoryDefaultOn)
+                    if ch.toggle, !(context.input.channels.isEmpty ? ch.defaultOn
+                                    : (context.input.channels[ch.name] ?? ch.defaultOn)) { return false }
+                    return context.input.categories.isEmpty ? ch.categoryDefaultOn
+                        : (context.input.categories[ch.categoryKey] ?? ch.categoryDefaultOn)
                 }
             }
         }

@@ -5,31 +5,45 @@ import HeraldPolicy
 /// public values when they are read. Only what depends on the request is stored: the copy
 /// rendered from templates with placeholders, and the trace's records.
 struct EngineFields: Sendable {
-    let table: TypeTable
+    /// nil only in `.none`, the fields of a decision whose values are written out.
+    let table: TypeTable?
     /// The chosen channel: an index into `table.channelChoices`, -1 for the fallback; nil: none.
     var channelIndex: Int16?
     var usedFallback: Bool
     /// The rule that decided; the table owns it.
     var ruleCitation: Unmanaged<Citation>?
+    /// The decision has a notification (`rendered` holds its parts that depend on the request).
+    var notifies: Bool
     /// The notification's parts rendered for this request (templates with placeholders, the
-    /// badge); nil: no notification. Literal copy, a static link, the thread id and the
-    /// interruption level are read from the table.
-    var rendered: Decision.Notification?
+    /// badge). Literal copy, a static link, the thread id and the interruption level are read
+    /// from the table. Not optional (see `notifies`): an optional struct is destroyed through
+    /// its metadata.
+    var rendered: Decision.Notification
     var log: TraceLog
 
+    /// No fields (a decision whose table-backed fields are values).
+    static var none: EngineFields {
+        EngineFields(table: nil, channelIndex: nil, usedFallback: false, ruleCitation: nil, notifies: false,
+                     rendered: Decision.Notification(), log: TraceLog(records: [], details: [], facts: TraceFacts(zone: .utc)))
+    }
+
     var channel: String? {
-        guard let index = channelIndex else { return nil }
+        guard let index = channelIndex, let table else { return nil }
         return log.channelName(index, table: table)
     }
 
-    var fallback: String? { usedFallback ? table.fallbackChoice?.name : nil }
+    var fallback: String? { usedFallback ? table?.fallbackChoice?.name : nil }
 
     var rule: Decision.Rule? { ruleCitation.map { Decision.Rule(citation: $0.takeUnretainedValue()) } }
 
-    var steps: [TraceStep] { log.steps(table: table) }
+    var steps: [TraceStep] {
+        guard let table else { return [] }
+        return log.steps(table: table)
+    }
 
     var notification: Decision.Notification? {
-        guard var n = rendered else { return nil }
+        guard notifies, let table else { return nil }
+        var n = rendered
         n.title = n.title ?? table.copyTitle?.template.literal
         n.subtitle = n.subtitle ?? table.copySubtitle?.template.literal
         n.body = n.body ?? table.copyBody?.template.literal

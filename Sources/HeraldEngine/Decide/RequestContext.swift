@@ -1,8 +1,10 @@
 import HeraldPolicy
 import HeraldSyntax
 
-/// The user's effective preferences: the request's, with the policy's `defaults` filling
-/// what it leaves out. Stored inline in the request context (no allocation of its own).
+/// The user's effective scalar preferences: the request's, with the policy's `defaults`
+/// filling what it leaves out. The toggles, training days and muted ids are read from the
+/// request's `PreferencesInput` where they are (`trainingDays(_:)`, `categoryEnabled`, …), so
+/// a decision copies none of its collections.
 struct EffectivePreferences {
     let zone: Zone
     let pausedAll: Bool
@@ -10,77 +12,141 @@ struct EffectivePreferences {
     let reminderTime: Int
     /// nil: none.
     let quietHours: QuietHoursWindow?
-    let trainingDays: [Int]
     let maxPerDay: Int?
-    let muted: [String]
-    /// The request's toggles (absent ones take the bundle's defaults).
-    let categories: [String: Bool]
-    let channels: [String: Bool]
-    let types: [String: Bool]
-
-    init(zone: Zone, pausedAll: Bool, reminderTime: Int, quietHours: QuietHoursWindow?, trainingDays: [Int],
-         maxPerDay: Int?, muted: [String], input: PreferencesInput) {
-        self.zone = zone
-        self.pausedAll = pausedAll
-        self.reminderTime = reminderTime
-        self.quietHours = quietHours
-        self.trainingDays = trainingDays
-        self.maxPerDay = maxPerDay
-        self.muted = muted
-        categories = input.categories
-        channels = input.channels
-        types = input.types
-    }
 }
 
 /// What expressions read for one request: state and user values converted by the declared
 /// schema, the type's params, preferences, the trigger and the ledger (`sent`).
 ///
+/// One allocation per decision: the request's fields live in the header and its converted
+/// values in the same object's tail (`ManagedBuffer`), one slot per declared `state`/`user`
+/// field (`engine.fields`) then one per param of the type, `.null` where a value is absent.
+/// Converting a value stores it at its slot and reading one loads it: no search, no copy
+/// of a value table.
+///
 /// The engine's core and the type's table are held unowned: a context lives only for one
 /// `decide` call, during which the caller holds the engine (and the engine its tables), so
 /// holding them strongly would only count references. Nothing a decision returns refers to
 /// its context.
-final class RequestContext: EvaluationContext {
-    private unowned(unsafe) let core: EngineCore
-    unowned(unsafe) let table: TypeTable
-    var engine: Engine { Engine(core: core) }
-    /// The trigger instant (`trigger.at`).
-    let at: Int
-    /// The user's `id` (read from the request once).
-    let userID: String
-    let permission: Permission
-    let now: Int
-    let prefs: EffectivePreferences
-    /// Indexed like `engine.fields`; nil: absent.
-    let fieldValues: SlotValues
-    /// Indexed like `table.type.params`; nil: absent.
-    let paramValues: SlotValues
-    let ledger: LedgerIndex
-    /// The subject (type's `subject` template, else the request's).
-    var subject: String?
+final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, EvaluationContext {
+    /// The context's own fields (a `ManagedBuffer` keeps them in its header).
+    ///
+    /// The request is read where the caller keeps it (`decide` runs the whole decision
+    /// inside `withUnsafePointer` over it): the context copies none of its collections.
+    struct Fields {
+        unowned(unsafe) let core: EngineCore
+        unowned(unsafe) let table: TypeTable
+        let request: UnsafePointer<DecisionRequest>
+        let ledger: LedgerIndex
+        let now: Int
+        /// The user's `id`, read while converting `user`.
+        var userID: String
+        /// The type's `subject` template rendered for this request, when not empty.
+        var renderedSubject: String?
+        let prefs: EffectivePreferences
+        /// Slots `0 ..< fieldCount` are `engine.fields`, then the type's params.
+        let fieldCount: Int
+        let slotCount: Int
+    }
 
-    /// `prefs` is never nil (the caller checked); taken as an optional so that it is moved in, not copied.
-    init(engine: Engine, table: TypeTable, request: DecisionRequest, now: Int, prefs: consuming EffectivePreferences?,
-         fieldValues: consuming SlotValues, paramValues: consuming SlotValues, ledger: LedgerIndex, subject: String?) {
-        core = engine.core
-        self.table = table
-        at = request.at
-        userID = request.userID
-        permission = request.permission
-        self.now = now
-        self.prefs = (consume prefs)!
-        self.fieldValues = fieldValues
-        self.paramValues = paramValues
-        self.ledger = ledger
-        self.subject = subject
+    /// A context for `request` with every slot absent; the caller converts the request's
+    /// values into it (`slots`). `request` must stay valid while the context is used (for one
+    /// `decide` call).
+    static func make(engine: Engine, table: TypeTable, request: UnsafePointer<DecisionRequest>, now: Int,
+                     prefs: consuming EffectivePreferences, ledger: LedgerIndex) -> RequestContext {
+        let fieldCount = engine.core.fields.count
+        let slotCount = fieldCount + table.paramNames.count
+        let fields = Fields(core: engine.core, table: table, request: request, ledger: ledger, now: now,
+                            userID: "", renderedSubject: nil, prefs: prefs, fieldCount: fieldCount, slotCount: slotCount)
+        let buffer = create(minimumCapacity: slotCount) { _ in fields }
+        let context = unsafeDowncast(buffer, to: RequestContext.self)
+        context.withUnsafeMutablePointerToElements { $0.initialize(repeating: .null, count: slotCount) }
+        return context
+    }
+
+    deinit {
+        withUnsafeMutablePointers { fields, values in
+            // Only strings and lists own memory; the rest are left as they are.
+            for index in 0 ..< fields.pointee.slotCount {
+                switch values[index] {
+                case .string, .list: (values + index).deinitialize(count: 1)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// The header, read in place: `header` is a class property, and reading it through the
+    /// property would check exclusivity on every access.
+    private var fields: UnsafeMutablePointer<Fields> {
+        @inline(__always) get { withUnsafeMutablePointerToHeader { $0 } }
+    }
+
+    var core: EngineCore { fields.pointee.core }
+    var table: TypeTable { fields.pointee.table }
+    var engine: Engine { Engine(core: fields.pointee.core) }
+    /// The request being decided.
+    var request: DecisionRequest { _read { yield fields.pointee.request.pointee } }
+    /// The trigger instant (`trigger.at`).
+    var at: Int { fields.pointee.request.pointee.at }
+    var now: Int { fields.pointee.now }
+    var permission: Permission { fields.pointee.request.pointee.permission }
+    var userID: String {
+        _read { yield fields.pointee.userID }
+        _modify { yield &fields.pointee.userID }
+    }
+    /// What per-subject caps count by: the type's `subject` template rendered (when not
+    /// empty), else the request's `subject`.
+    var subject: String? { fields.pointee.renderedSubject ?? fields.pointee.request.pointee.subject }
+    var renderedSubject: String? {
+        _read { yield fields.pointee.renderedSubject }
+        _modify { yield &fields.pointee.renderedSubject }
+    }
+    var prefs: EffectivePreferences { _read { yield fields.pointee.prefs } }
+    /// The request's own preferences (toggles, training days, muted ids).
+    var input: PreferencesInput { _read { yield fields.pointee.request.pointee.prefs } }
+    var ledger: LedgerIndex { _read { yield fields.pointee.ledger } }
+
+    /// Where converted values go: the field slots, and the param slots after them.
+    var slots: SlotWriter {
+        withUnsafeMutablePointerToElements { values in SlotWriter(base: values, count: fields.pointee.slotCount) }
+    }
+
+    /// Where the type's param values go (param `i` at `params.base[i]`).
+    var paramSlots: SlotWriter {
+        withUnsafeMutablePointerToElements { values in
+            SlotWriter(base: values + fields.pointee.fieldCount, count: fields.pointee.slotCount - fields.pointee.fieldCount)
+        }
+    }
+
+    /// The value at slot `index` (already range-checked); nil: absent.
+    @inline(__always)
+    private func stored(_ index: Int) -> Value? {
+        withUnsafeMutablePointerToElements { values in
+            if case .null = values[index] { return nil }
+            return values[index]
+        }
+    }
+
+    /// The value of field `slot` (like `engine.fields`); nil: absent or out of range.
+    @inline(__always)
+    func field(_ slot: Int) -> Value? {
+        slot >= 0 && slot < fields.pointee.fieldCount ? stored(slot) : nil
+    }
+
+    /// The value of param `slot` (like `table.type.params`); nil: absent or out of range.
+    @inline(__always)
+    func param(_ slot: Int) -> Value? {
+        let index = fields.pointee.fieldCount &+ slot
+        return slot >= 0 && index < fields.pointee.slotCount ? stored(index) : nil
     }
 
     /// The value at a resolved slot; nil: absent.
     @inline(__always)
     func value(_ read: ReadSlot) -> Value? {
         switch read {
-        case .field(let slot): fieldValues[slot]
-        case .param(let slot): paramValues[slot]
+        case .field(let slot): field(slot)
+        case .param(let slot): param(slot)
         case .path(let path): value(at: path)
         }
     }
@@ -88,7 +154,7 @@ final class RequestContext: EvaluationContext {
     /// A `state`/`user` read the compiler bound to its index in `schemaFields`.
     @inline(__always)
     func value(slot: Int, path: [String]) -> Value? {
-        if slot >= 0 { return slot < fieldValues.count ? fieldValues[slot] : value(at: path) }
+        if slot >= 0 { return slot < fields.pointee.fieldCount ? stored(slot) : value(at: path) }
         switch BuiltinRead(rawValue: slot) {
         case .now?: return .instant(now)
         case .triggerAt?: return .instant(at)
@@ -105,10 +171,10 @@ final class RequestContext: EvaluationContext {
         switch root {
         case "state", "user":
             guard let slot = engine.fieldSlots[path] else { return nil }
-            return fieldValues[slot]
+            return field(slot)
         case "params":
             guard path.count == 2, let slot = table.paramSlot(path[1]) else { return nil }
-            return paramValues[slot]
+            return param(slot)
         case "now":
             return .instant(now)
         case "subject":
@@ -125,14 +191,10 @@ final class RequestContext: EvaluationContext {
             default: return nil
             }
         case "prefs":
-            return preference(path)
+            return engine.preferenceValue(path, prefs: prefs, input: input)
         default:
             return nil
         }
-    }
-
-    private func preference(_ path: [String]) -> Value? {
-        engine.preferenceValue(path, prefs: prefs)
     }
 
     func sent(_ target: String, within window: SentWindow) -> Int {
@@ -144,9 +206,24 @@ final class RequestContext: EvaluationContext {
     }
 }
 
+/// Converted values by slot, written in place: `base[0 ..< count]`, initialized, `.null`
+/// where absent. Converting never stores `.null` itself (a `null` of an optional field is
+/// absent), so `.null` marks absence unambiguously.
+struct SlotWriter {
+    let base: UnsafeMutablePointer<Value>
+    let count: Int
+
+    /// Sets `slot` (nil: absent); slots out of range are ignored.
+    @inline(__always)
+    func set(_ slot: Int, _ value: consuming Value?) {
+        guard slot >= 0, slot < count else { return }
+        base[slot] = value ?? .null
+    }
+}
+
 extension Engine {
     /// A `prefs.*` name: the effective preferences, with toggles defaulted by the bundle.
-    func preferenceValue(_ path: [String], prefs: EffectivePreferences) -> Value? {
+    func preferenceValue(_ path: [String], prefs: EffectivePreferences, input: PreferencesInput) -> Value? {
         guard path.count >= 2 else { return nil }
         switch path[1] {
         case "timezone": return .string(prefs.zone.identifier)
@@ -155,20 +232,25 @@ extension Engine {
         case "quietHours":
             guard path.count == 3, let q = prefs.quietHours else { return nil }
             return path[2] == "start" ? .time(q.start) : path[2] == "end" ? .time(q.end) : nil
-        case "trainingDays": return .list(prefs.trainingDays.map(Value.weekday))
+        case "trainingDays": return .list(trainingDays(input).map(Value.weekday))
         case "maxPerDay": return prefs.maxPerDay.map(Value.int)
-        case "muted": return .list(prefs.muted.map(Value.string))
+        case "muted": return .list((input.muted ?? []).map(Value.string))
         case "categories":
             guard path.count == 3 else { return nil }
-            return .bool(categoryEnabled(path[2], categories: prefs.categories))
+            return .bool(categoryEnabled(path[2], categories: input.categories))
         case "channels":
             guard path.count == 3 else { return nil }
-            return .bool(channelEnabled(path[2], channels: prefs.channels))
+            return .bool(channelEnabled(path[2], channels: input.channels))
         case "types":
             guard path.count == 3 else { return nil }
-            return .bool(prefs.types[path[2]] ?? bundle.types[path[2]]?.defaultOn ?? true)
+            return .bool(input.types[path[2]] ?? bundle.types[path[2]]?.defaultOn ?? true)
         default: return nil
         }
+    }
+
+    /// The user's training days: the request's, else the policy's default.
+    func trainingDays(_ input: PreferencesInput) -> [Int] {
+        input.trainingDays ?? core.bundle.defaults.trainingDays
     }
 
     /// `sent(target, window)`: the ledger's count of a type or category in the window around `now`.
@@ -207,15 +289,24 @@ extension Engine {
         return channels[name] ?? channel.defaultOn
     }
 
-    /// The effective preferences, or the problems with the request's.
-    func preferences(_ input: PreferencesInput, errors: inout [RequestError]) -> EffectivePreferences? {
-        let defaults = bundle.defaults
+    /// The effective preferences. When the request's are invalid their problems are added to
+    /// `errors` and the policy's defaults in UTC stand in, so that the rest of the request
+    /// can still be checked (a decision is then never made).
+    func preferences(_ input: PreferencesInput, errors: inout [RequestError]) -> EffectivePreferences {
+        // A request that states none of the scalars (the toggles are read where they are)
+        // takes the policy's defaults, resolved once per engine.
+        if input.timezone == nil, input.pausedAll == nil, input.reminderTime == nil, input.quietHours == nil,
+           input.maxPerDay == nil, let defaults = core.defaultPreferences {
+            return defaults
+        }
+        let defaults = core.bundle.defaults
         let zoneName = input.timezone ?? defaults.timezone
         let known = zoneName == defaults.timezone ? core.defaultZone : nil
         guard let zone = known ?? Zone(identifier: zoneName) else {
             errors.append(RequestError(path: input.timezone == nil ? "defaults.timezone" : "prefs.timezone",
                                        message: "unknown time zone `\(zoneName)`"))
-            return nil
+            return EffectivePreferences(zone: .utc, pausedAll: defaults.pausedAll, reminderTime: defaults.reminderTime,
+                                        quietHours: defaults.quietHours, maxPerDay: defaults.maxPerDay)
         }
         var quiet = defaults.quietHours
         switch input.quietHours {
@@ -226,47 +317,56 @@ extension Engine {
         return EffectivePreferences(
             zone: zone, pausedAll: input.pausedAll ?? defaults.pausedAll,
             reminderTime: input.reminderTime ?? defaults.reminderTime, quietHours: quiet,
-            trainingDays: input.trainingDays ?? defaults.trainingDays, maxPerDay: input.maxPerDay ?? defaults.maxPerDay,
-            muted: input.muted ?? [], input: input)
+            maxPerDay: input.maxPerDay ?? defaults.maxPerDay)
     }
 
-    /// The request's `state` and `user` converted by the declared schema. Wrong types and
-    /// unknown fields are request errors; absent fields stay nil (`missing_data` later, and
-    /// only when an expression needs them).
-    func schemaValues(_ request: DecisionRequest, errors: inout [RequestError]) -> SlotValues {
-        schemaValues(state: request.state, user: request.user, errors: &errors)
-    }
-
-    /// `schemaValues` of a request's `state` and `user` objects.
-    /// - Complexity: one hashed lookup per member present; paths are built only for errors.
-    func schemaValues(state: JSON, user: JSON, errors: inout [RequestError]) -> SlotValues {
-        var values = SlotValues(count: fields.count)
+    /// Converts the request's `state` and `user` by the declared schema into `slots` (indexed
+    /// like `fields`), and returns the user's `id` ("" when absent or not a string). Wrong
+    /// types and unknown fields are request errors; absent fields stay absent
+    /// (`missing_data` later, and only when an expression needs them).
+    /// - Complexity: one comparison of names per schema child per member present; paths are
+    ///   built only for errors.
+    @discardableResult
+    func convertFields(state: JSON, user: JSON, into slots: SlotWriter, errors: inout [RequestError]) -> String {
         var reader = ValueReader()
-        reader.object(state, node: core.stateSlots, into: &values)
-        reader.object(user, node: core.userSlots, skipping: "id", into: &values)
+        var userID = ""
+        reader.object(state, node: core.stateSlots, into: slots, userID: nil)
+        reader.object(user, node: core.userSlots, into: slots, userID: &userID)
         if !reader.errors.isEmpty { errors += reader.errors }
+        return userID
+    }
+
+    /// `convertFields` into a new array indexed like `fields` (`.null`: absent).
+    func fieldValues(state: JSON, user: JSON, errors: inout [RequestError]) -> [Value] {
+        var values = [Value](repeating: .null, count: fields.count)
+        values.withUnsafeMutableBufferPointer { buffer in
+            _ = convertFields(state: state, user: user, into: SlotWriter(base: buffer.baseAddress!, count: buffer.count),
+                              errors: &errors)
+        }
         return values
     }
 
-    /// The request's `params` converted by the type's declared params.
-    func paramValues(_ request: DecisionRequest, table: TypeTable, errors: inout [RequestError]) -> SlotValues {
+    /// Converts the request's `params` by the type's declared params into `slots` (indexed
+    /// like `table.type.params`).
+    func convertParams(_ params: JSON, table: TypeTable, into slots: SlotWriter, errors: inout [RequestError]) {
         // The table is read through an unretained reference (the engine holds it).
         Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
-            var values = SlotValues(count: table.paramNames.count)
+            guard case .object(let members) = params else { return }
             var reader = ValueReader()
-            guard case .object(let members) = request.params else { return values }
-            for member in members {
-                guard let slot = table.paramSlot(member.key) else {
-                    var message = "unknown param `\(member.key)` for type `\(table.type.id)`"
-                    if let close = Suggestions.closest(to: member.key, in: table.paramNames) { message += "; did you mean `\(close)`?" }
-                    reader.errors.append(RequestError(path: "params.\(member.key)", message: message))
-                    continue
+            members.withUnsafeBufferPointer { members in
+                for index in members.indices {
+                    let key = members[index].key
+                    guard let slot = table.paramSlot(key) else {
+                        var message = "unknown param `\(key)` for type `\(table.type.id)`"
+                        if let close = Suggestions.closest(to: key, in: table.paramNames) { message += "; did you mean `\(close)`?" }
+                        reader.errors.append(RequestError(path: "params.\(key)", message: message))
+                        continue
+                    }
+                    slots.set(slot, reader.convert(members[index].value, kind: table.paramKinds[slot],
+                                                   as: table.paramTypes[slot], path: "params.\(key)"))
                 }
-                values.set(slot, reader.convert(member.value, kind: table.paramKinds[slot], as: table.paramTypes[slot],
-                                                path: "params.\(member.key)"))
             }
             if !reader.errors.isEmpty { errors += reader.errors }
-            return values
         }
     }
 }
@@ -275,34 +375,45 @@ extension Engine {
 struct ValueReader {
     var errors: [RequestError] = []
 
-    /// Converts the members of `json` by the schema `node`; `skipping` names a member that
-    /// is not part of the schema (the user's `id`).
-    mutating func object(_ json: JSON, node: SchemaSlotNode, skipping: String? = nil, into values: inout SlotValues) {
+    /// Converts the members of `json` by the schema `node` into `slots`. With `userID`, the
+    /// object is the user record: its `id` is not part of the schema and is read into
+    /// `userID` when it is a string.
+    mutating func object(_ json: JSON, node: SchemaSlotNode, into slots: SlotWriter, userID: UnsafeMutablePointer<String>?) {
         guard case .object(let members) = json else {
             fail(node.path, "an object", json)
             return
         }
-        for member in members {
-            if let skipping, member.key.utf8.count == skipping.utf8.count, member.key == skipping { continue }
-            guard let index = node.childIndex(member.key) else {
-                let names = node.children.keys.sorted()
-                var message = "unknown field `\(member.key)`"
-                if let close = Suggestions.closest(to: member.key, in: names) { message += "; did you mean `\(close)`?" }
-                errors.append(RequestError(path: node.path + "." + member.key, message: message))
-                continue
-            }
-            // The child is read through an unretained reference (the engine's schema tree
-            // keeps it alive): converting a request counts no reference per member.
-            if let inner = node.object(at: index) {
-                inner._withUnsafeGuaranteedRef { inner in
-                    object(member.value, node: inner, into: &values)
+        members.withUnsafeBufferPointer { members in
+            for index in members.indices {
+                if let userID, members[index].key.utf8.count == 2, members[index].key == "id" {
+                    if case .string(let id) = members[index].value { userID.pointee = id }
+                    continue
                 }
-            } else if let leaf = node.leaf(at: index) {
-                leaf._withUnsafeGuaranteedRef { leaf in
-                    values.set(leaf.slot, convert(member.value, kind: leaf.kind, as: leaf.type, path: leaf.path))
+                guard let child = node.childIndex(members[index].key) else {
+                    unknown(members[index].key, in: node)
+                    continue
+                }
+                // The child is read through an unretained reference (the engine's schema tree
+                // keeps it alive): converting a request counts no reference per member.
+                if let inner = node.object(at: child) {
+                    inner._withUnsafeGuaranteedRef { inner in
+                        object(members[index].value, node: inner, into: slots, userID: nil)
+                    }
+                } else if let leaf = node.leaf(at: child) {
+                    leaf._withUnsafeGuaranteedRef { leaf in
+                        slots.set(leaf.slot, convert(members[index].value, kind: leaf.kind, as: leaf.type, path: leaf.path))
+                    }
                 }
             }
         }
+    }
+
+    /// Reports a member the schema does not declare, with the closest declared name.
+    private mutating func unknown(_ key: String, in node: SchemaSlotNode) {
+        let names = node.children.keys.sorted()
+        var message = "unknown field `\(key)`"
+        if let close = Suggestions.closest(to: key, in: names) { message += "; did you mean `\(close)`?" }
+        errors.append(RequestError(path: node.path + "." + key, message: message))
     }
 
     mutating func fail(_ path: String, _ expected: String, _ value: JSON) {
@@ -509,89 +620,6 @@ enum LeafKind: UInt8, Sendable {
         case .duration: self = .duration
         case .string: self = .string
         default: self = .other
-        }
-    }
-}
-
-/// Converted request values by slot (schema fields, or a type's params), kept inline: a
-/// request carries a handful of values, so the first eight live in the struct itself (no
-/// allocation, and nothing to look up in the runtime's generic type caches); more go to a
-/// dictionary. A slot holds at most one value; absent slots read as nil.
-struct SlotValues {
-    /// Slots are `0 ..< count`.
-    let count: Int
-    private var s0 = -1, s1 = -1, s2 = -1, s3 = -1, s4 = -1, s5 = -1, s6 = -1, s7 = -1
-    private var v0 = Value.null, v1 = Value.null, v2 = Value.null, v3 = Value.null
-    private var v4 = Value.null, v5 = Value.null, v6 = Value.null, v7 = Value.null
-    private var more: [Int: Value] = [:]
-
-    /// `count` empty slots.
-    init(count: Int) {
-        self.count = count
-    }
-
-    /// The value at `slot`; nil: absent (or out of range).
-    @inline(__always)
-    subscript(slot: Int) -> Value? {
-        guard slot >= 0 else { return nil }
-        if s0 == slot { return v0 }
-        if s1 == slot { return v1 }
-        if s2 == slot { return v2 }
-        if s3 == slot { return v3 }
-        if s4 == slot { return v4 }
-        if s5 == slot { return v5 }
-        if s6 == slot { return v6 }
-        if s7 == slot { return v7 }
-        return more.isEmpty ? nil : more[slot]
-    }
-
-    /// Sets `slot` (nil: absent). A slot set twice keeps the later value.
-    mutating func set(_ slot: Int, _ value: Value?) {
-        guard slot >= 0, slot < count else { return }
-        let inline = position(of: slot)
-        guard let value else {
-            if let inline { put(inline, -1, .null) }
-            more[slot] = nil
-            return
-        }
-        if let inline {
-            put(inline, slot, value)
-        } else if let free = position(of: -1), more[slot] == nil {
-            put(free, slot, value)
-        } else {
-            more[slot] = value
-        }
-    }
-
-    /// The inline position holding `slot` (-1: a free position).
-    private func position(of slot: Int) -> Int? {
-        for index in 0 ..< 8 where self.slot(at: index) == slot { return index }
-        return nil
-    }
-
-    private func slot(at index: Int) -> Int {
-        switch index {
-        case 0: s0
-        case 1: s1
-        case 2: s2
-        case 3: s3
-        case 4: s4
-        case 5: s5
-        case 6: s6
-        default: s7
-        }
-    }
-
-    private mutating func put(_ index: Int, _ slot: Int, _ value: Value) {
-        switch index {
-        case 0: (s0, v0) = (slot, value)
-        case 1: (s1, v1) = (slot, value)
-        case 2: (s2, v2) = (slot, value)
-        case 3: (s3, v3) = (slot, value)
-        case 4: (s4, v4) = (slot, value)
-        case 5: (s5, v5) = (slot, value)
-        case 6: (s6, v6) = (slot, value)
-        default: (s7, v7) = (slot, value)
         }
     }
 }

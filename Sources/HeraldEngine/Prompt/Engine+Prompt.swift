@@ -24,9 +24,9 @@ extension Engine {
     public func prompt(_ request: PromptRequest, now: Int) -> Result<PromptDecision, RequestErrors> {
         var errors: [RequestError] = []
         let prefs = preferences(request.prefs, errors: &errors)
-        let fieldValues = schemaValues(state: request.state, user: request.user, errors: &errors)
-        guard errors.isEmpty, let prefs else { return .failure(RequestErrors(errors)) }
-        let context = PromptContext(engine: self, now: now, prefs: prefs, fieldValues: fieldValues,
+        let fieldValues = fieldValues(state: request.state, user: request.user, errors: &errors)
+        guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
+        let context = PromptContext(engine: self, now: now, prefs: prefs, input: request.prefs, fieldValues: fieldValues,
                                     ledger: LedgerIndex(request.history, categories: categoryOfType))
         var run = PromptRun(engine: self, context: context, permission: request.permission)
         return .success(run.execute())
@@ -95,14 +95,17 @@ final class PromptContext: EvaluationContext {
     let engine: Engine
     let now: Int
     let prefs: EffectivePreferences
-    /// Indexed like `engine.fields`; nil: absent.
-    let fieldValues: SlotValues
+    let input: PreferencesInput
+    /// Indexed like `engine.fields`; `.null`: absent.
+    let fieldValues: [Value]
     let ledger: LedgerIndex
 
-    init(engine: Engine, now: Int, prefs: EffectivePreferences, fieldValues: SlotValues, ledger: LedgerIndex) {
+    init(engine: Engine, now: Int, prefs: EffectivePreferences, input: PreferencesInput, fieldValues: [Value],
+         ledger: LedgerIndex) {
         self.engine = engine
         self.now = now
         self.prefs = prefs
+        self.input = input
         self.fieldValues = fieldValues
         self.ledger = ledger
     }
@@ -113,7 +116,13 @@ final class PromptContext: EvaluationContext {
 
     /// A `state`/`user` read the compiler bound to its index in `schemaFields`.
     func value(slot: Int, path: [String]) -> Value? {
-        slot >= 0 && slot < fieldValues.count ? fieldValues[slot] : value(at: path)
+        slot >= 0 && slot < fieldValues.count ? field(slot) : value(at: path)
+    }
+
+    /// The value of field `slot`; nil: absent.
+    private func field(_ slot: Int) -> Value? {
+        guard slot >= 0, slot < fieldValues.count, fieldValues[slot] != .null else { return nil }
+        return fieldValues[slot]
     }
 
     func value(at path: [String]) -> Value? {
@@ -121,7 +130,7 @@ final class PromptContext: EvaluationContext {
         switch root {
         case "state", "user":
             guard let slot = engine.fieldSlots[path] else { return nil }
-            return fieldValues[slot]
+            return field(slot)
         case "now":
             return .instant(now)
         case "trigger":
@@ -136,7 +145,7 @@ final class PromptContext: EvaluationContext {
             default: return nil
             }
         case "prefs":
-            return engine.preferenceValue(path, prefs: prefs)
+            return engine.preferenceValue(path, prefs: prefs, input: input)
         default:
             return nil
         }

@@ -88,7 +88,7 @@ extension BoundTemplate.Source {
         case .localDate:
             guard let instant else { return nil }
             return .string(CivilDate(days: context.prefs.zone.localDate(of: instant)).description)
-        case .param(let slot): return context.paramValues[slot]
+        case .param(let slot): return context.param(slot)
         case .absent: return nil
         }
     }
@@ -101,19 +101,46 @@ extension DecisionRun {
     /// built is reused when delivery stays on that date.
     mutating func idempotencyKey(at instant: Int) -> String {
         let date = zone.localDate(of: instant)
-        if let cached = keyCache, cached.date == date { return cached.key }
-        let key = buildKey(at: instant)
-        keyCache = (date, key)
-        return key
+        if keyDate == date { return cachedKey }
+        cachedKey = buildKey(at: instant)
+        keyDate = date
+        return cachedKey
     }
 
     private func buildKey(at instant: Int) -> String {
         if let template = table.keyTemplate {
             return template.render(context, localDate: instant)
         }
-        let subject = context.subject ?? context.userID
-        let date = CivilDate(days: zone.localDate(of: instant)).description
-        return TextBuffer.join(type.id, subject, date, separator: UInt8(ascii: ":"))
+        let days = zone.localDate(of: instant)
+        return borrowing { table, context in
+            Self.defaultKey(type: table.type.id, subject: context.subject ?? context.userID, days: days)
+        }
+    }
+
+    /// `{type}:{subject}:{localDate}` written into one string: the date's digits go straight
+    /// into the key (no date string of its own).
+    static func defaultKey(type: String, subject: String, days: Int) -> String {
+        let date = CivilDate(days: days)
+        guard (0 ... 9999).contains(date.year) else {
+            return TextBuffer.join(type, subject, date.description, separator: UInt8(ascii: ":"))
+        }
+        var type = type, subject = subject
+        return type.withUTF8 { t in
+            subject.withUTF8 { s in
+                String(unsafeUninitializedCapacity: t.count + s.count + 12) { out in
+                    let base = out.baseAddress!
+                    if let from = t.baseAddress { base.initialize(from: from, count: t.count) }
+                    var i = t.count
+                    base[i] = UInt8(ascii: ":")
+                    i += 1
+                    if let from = s.baseAddress { (base + i).initialize(from: from, count: s.count) }
+                    i += s.count
+                    base[i] = UInt8(ascii: ":")
+                    CivilDate.writeISO(year: date.year, month: date.month, day: date.day, into: base + i + 1)
+                    return i + 11
+                }
+            }
+        }
     }
 
     /// What the device shows for this type that depends on the request, rendered into

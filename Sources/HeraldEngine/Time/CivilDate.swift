@@ -79,23 +79,28 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
 
+    /// Writes `YYYY-MM-DD` (10 bytes) at `out`; `year` in 0 ... 9999, `month` and `day` in 0 ... 99.
+    @inline(__always)
+    static func writeISO(year: Int, month: Int, day: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let zero = UInt8(ascii: "0")
+        out[0] = zero &+ UInt8(truncatingIfNeeded: year / 1000)
+        out[1] = zero &+ UInt8(truncatingIfNeeded: year / 100 % 10)
+        out[2] = zero &+ UInt8(truncatingIfNeeded: year / 10 % 10)
+        out[3] = zero &+ UInt8(truncatingIfNeeded: year % 10)
+        out[4] = UInt8(ascii: "-")
+        out[5] = zero &+ UInt8(truncatingIfNeeded: month / 10)
+        out[6] = zero &+ UInt8(truncatingIfNeeded: month % 10)
+        out[7] = UInt8(ascii: "-")
+        out[8] = zero &+ UInt8(truncatingIfNeeded: day / 10)
+        out[9] = zero &+ UInt8(truncatingIfNeeded: day % 10)
+    }
+
     /// `YYYY-MM-DD`.
     public var description: String {
         if (0 ... 9999).contains(year), (0 ... 99).contains(month), (0 ... 99).contains(day) {
             // `YYYY-MM-DD` written digit by digit: a small string, no allocation.
             return String(unsafeUninitializedCapacity: 10) { buffer in
-                func put(_ n: Int, _ width: Int, at start: Int) {
-                    var n = n
-                    for i in stride(from: start + width - 1, through: start, by: -1) {
-                        buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
-                        n /= 10
-                    }
-                }
-                put(year, 4, at: 0)
-                buffer[4] = UInt8(ascii: "-")
-                put(month, 2, at: 5)
-                buffer[7] = UInt8(ascii: "-")
-                put(day, 2, at: 8)
+                Self.writeISO(year: year, month: month, day: day, into: buffer.baseAddress!)
                 return 10
             }
         }
