@@ -82,10 +82,10 @@ final class EngineCore: Sendable {
     }
 }
 
-/// Type id → table, for the one lookup every decision makes: open addressing over an FNV-1a
-/// hash of the id's UTF-8 bytes, which for a short id costs a fraction of the standard
-/// library's seeded hash. Keys are the catalog's own type ids (not request data), so an
-/// unseeded hash is safe here.
+/// Type id → table, for the one lookup every decision makes: open addressing over an
+/// unseeded multiply-mix hash of the id's UTF-8 bytes, which for a short id costs a fraction
+/// of the standard library's seeded hash. Keys are the catalog's own type ids (not request
+/// data), so an unseeded hash is safe here.
 struct TypeIndex: Sendable {
     private let names: [String?]
     private let tables: [TypeTable?]
@@ -116,13 +116,11 @@ struct TypeIndex: Sendable {
         return nil
     }
 
+    /// An unseeded hash of the name's UTF-8 bytes, eight bytes a multiply (`KeyTable`'s mix
+    /// with a fixed seed): a byte-at-a-time hash is a chain of dependent multiplies, which
+    /// for a 17-byte type id cost more than the rest of the lookup.
     static func hash(_ name: String) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        let done: Void? = name.utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
-        if done == nil { for byte in name.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 } }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
+        Int(truncatingIfNeeded: KeyTable.hash(name, seed: 0x243F_6A88_85A3_08D3))
     }
 }
 
@@ -204,6 +202,9 @@ final class TypeTable: Sendable {
     let timingCitation: Citation
     /// Per cap (like `caps`): what checking it needs, resolved once.
     let capPlans: [CapPlan]
+    /// `capPlans` as unretained references in memory this table owns: the caps stage reads
+    /// them without counting a reference.
+    let capPlanRefs: PinnedBuffer<Unmanaged<CapPlan>>
     /// The batch group's member types, each once.
     let batchMembers: [String]
     /// The bundle's name and digest, which every decision on this type cites.
@@ -344,11 +345,16 @@ final class TypeTable: Sendable {
             }
             return CapPlan(cap: cap, fixedScopes: scopes)
         }
+        capPlanRefs = PinnedBuffer(capPlans.map(Unmanaged.passUnretained))
         var members: [String] = []
         for m in batchGroup?.members ?? [] where !members.contains(m) { members.append(m) }
         batchMembers = members
         policy = Decision.Policy(name: bundle.name, digest: bundle.digest)
         batching = batchGroup.map(BatchPlan.init)
+    }
+
+    deinit {
+        capPlanRefs.free()
     }
 
     /// The scopes of a global, type or category cap for `type` (they depend only on the bundle).
@@ -374,6 +380,8 @@ final class CapPlan: Sendable {
     let cap: Cap
     /// nil: resolved per request (channel and subject caps).
     let fixedScopes: [LedgerScope.Key]?
+    /// `fixedScopes` in memory this plan owns (read without counting a reference).
+    let fixedScopeBuffer: PinnedBuffer<LedgerScope.Key>?
     /// The cap counts the default statuses, so the request's ledger answers it.
     let defaultCounts: Bool
     /// `cooldown` (no `per`) or `rate_limited`.
@@ -385,6 +393,10 @@ final class CapPlan: Sendable {
     /// never copies the whole `Cap`.
     let id: String
     let max: CapLimit?
+    /// `max` when it is a number.
+    let fixedMax: Int?
+    /// `max` when it is an expression, evaluated through the one `cap` keeps.
+    let maxEval: UnownedExpression?
     let per: CapWindow?
     let cooldown: Int?
     let over: CapOverflow
@@ -393,13 +405,49 @@ final class CapPlan: Sendable {
         self.cap = cap
         id = cap.id
         max = cap.max
+        switch cap.max {
+        case .fixed(let n)?:
+            fixedMax = n
+            maxEval = nil
+        case .expression(let e)?:
+            fixedMax = nil
+            maxEval = e.unowned
+        case nil:
+            fixedMax = nil
+            maxEval = nil
+        }
         per = cap.per
         cooldown = cap.cooldown
         over = cap.over
         self.fixedScopes = fixedScopes?.map(LedgerScope.Key.init)
+        fixedScopeBuffer = self.fixedScopes.map(PinnedBuffer.init)
         defaultCounts = cap.counts == CountedStatus.defaults
         reason = cap.per == nil ? "cooldown" : "rate_limited"
         citation = Citation(id: cap.id, span: cap.span)
+    }
+
+    deinit {
+        fixedScopeBuffer?.free()
+    }
+}
+
+/// Elements copied once into memory that their owner, a class, frees in its `deinit`
+/// (`free()`): reading them through `buffer` counts no reference, where reading an array
+/// property of a class retains the array.
+struct PinnedBuffer<Element>: @unchecked Sendable {
+    let buffer: UnsafeBufferPointer<Element>
+
+    init(_ elements: [Element]) {
+        let memory = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
+        _ = memory.initialize(from: elements)
+        buffer = UnsafeBufferPointer(memory)
+    }
+
+    /// Destroys and frees the elements; the owner calls this once, in its `deinit`.
+    func free() {
+        let memory = UnsafeMutableBufferPointer(mutating: buffer)
+        memory.deinitialize()
+        memory.deallocate()
     }
 }
 

@@ -90,6 +90,34 @@ import Testing
         }
     }
 
+    /// Trace records live inline up to `capacity` and overflow to the heap beyond it, in the
+    /// decision and in the request context, keeping their order either way.
+    @Test func traceRecordsKeepTheirOrderPastTheInlineCapacity() {
+        let stages = StageCode.allCases
+        func record(_ i: Int) -> TraceRecord {
+            TraceRecord(stage: stages[i % stages.count], outcome: i % 2 == 0 ? .pass : .skip, citation: nil,
+                        note: .rulesFalse(Int32(i)))
+        }
+        func numbers(_ records: TraceRecords) -> [Int32] {
+            records.map { if case .rulesFalse(let n) = $0.note { n } else { -1 } }
+        }
+        let total = TraceRecords.capacity + 7
+        var records = TraceRecords()
+        for i in 0 ..< total { records.append(record(i)) }
+        #expect(records.count == total)
+        #expect(numbers(records) == (0 ..< total).map(Int32.init))
+
+        let engine = DecideSupport.engine()
+        let type = engine.bundle.types.names[0]
+        let request = DecideSupport.request(type)
+        var errors: [RequestError] = []
+        let prefs = engine.preferences(request.prefs, errors: &errors)
+        engine.withContext(request, table: engine.tables[type]!, prefs: prefs, ledger: nil, now: request.now) { context in
+            for i in 0 ..< total { context.record(record(i)) }
+            #expect(numbers(context.records) == (0 ..< total).map(Int32.init))
+        }
+    }
+
     @Test func textBufferJoinsAndAppendsUTF8() {
         #expect(TextBuffer.join("N-MAINT", "u1", "2026-03-10", separator: UInt8(ascii: ":")) == "N-MAINT:u1:2026-03-10")
         #expect(TextBuffer.join("", "", "", separator: UInt8(ascii: "/")) == "//")

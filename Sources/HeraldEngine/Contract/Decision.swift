@@ -235,6 +235,26 @@ public struct Decision: Sendable, Equatable {
             self.derived = derived
         }
 
+        /// An engine's decision, its fields built in place (the trace records are copied once,
+        /// from where the run kept them).
+        init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
+             batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
+             usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool, rendered: consuming Notification,
+             records: consuming TraceRecords, details: consuming [TraceText], facts: consuming TraceFacts) {
+            self.action = action
+            self.reason = reason
+            self.deliverAt = deliverAt
+            self.utcOffset = utcOffset
+            self.key = key
+            self.batch = batch
+            self.cap = cap
+            self.subject = subject
+            explicit = nil
+            derived = EngineFields(table: table, channelIndex: channelIndex, usedFallback: usedFallback, ruleCitation: rule,
+                                   notifies: notifies, rendered: rendered,
+                                   log: TraceLog(records: records, details: details, facts: facts))
+        }
+
         func copy() -> Storage {
             Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key, batch: batch,
                     cap: cap, subject: subject, explicit: explicit?.copy(), derived: derived)
@@ -273,11 +293,16 @@ public struct Decision: Sendable, Equatable {
                           derived: .none)
     }
 
-    /// A decision the engine made: the table-backed fields are read from `fields` when asked.
+    /// A decision the engine made: the table-backed fields are read from its `EngineFields`
+    /// when asked.
     init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
-         batch: consuming Batch?, cap: String?, subject: String?, fields: consuming EngineFields) {
+         batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
+         usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool, rendered: consuming Notification,
+         records: consuming TraceRecords, details: consuming [TraceText], facts: consuming TraceFacts) {
         storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,
-                          batch: batch, cap: cap, subject: subject, explicit: nil, derived: fields)
+                          batch: batch, cap: cap, subject: subject, table: table, channelIndex: channelIndex,
+                          usedFallback: usedFallback, rule: rule, notifies: notifies, rendered: rendered,
+                          records: records, details: details, facts: facts)
     }
 
     public static func == (a: Decision, b: Decision) -> Bool {

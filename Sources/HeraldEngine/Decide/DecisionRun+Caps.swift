@@ -65,7 +65,7 @@ extension DecisionRun {
                     .joined(separator: "; ")
             })
         } else {
-            step(.caps, .pass, note: .counted(table.caps.count, " cap(s) have room"))
+            step(.caps, .pass, note: .capsHaveRoom(Int32(truncatingIfNeeded: table.caps.count)))
         }
         return nil
     }
@@ -96,22 +96,21 @@ extension DecisionRun {
 
     /// The ledger a cap counts with: the request's, or one over the cap's own `counts:`.
     func ledger(for plan: CapPlan) -> LedgerIndex {
-        if plan.defaultCounts, context.ledger.countsDefaults {
-            return context.ledger
+        if plan.defaultCounts, ledger.countsDefaults {
+            return ledger
         }
         let cap = plan.cap
         let statuses = Set(cap.counts.compactMap { HistoryEntry.Status(rawValue: $0.rawValue) })
-        if statuses == context.ledger.counting { return context.ledger }
-        return LedgerIndex(context.ledger.entries, counting: statuses, categories: engine.categoryOfType)
+        if statuses == ledger.counting { return ledger }
+        return LedgerIndex(ledger.entries, counting: statuses, categories: engine.categoryOfType)
     }
 
     func limit(of plan: CapPlan) -> Int? {
-        switch plan.max {
-        case .fixed(let n)?: return n
-        case .expression(let e)?:
-            if case .int(let n) = e.evaluate(context) { return n }
+        if let n = plan.fixedMax { return n }
+        guard let max = plan.maxEval else { return nil }
+        return borrowing { _, context in
+            if case .int(let n) = max.evaluate(context) { return n }
             return nil
-        case nil: return nil
         }
     }
 
@@ -130,26 +129,23 @@ extension DecisionRun {
     /// ledger borrowed: checking caps that have room counts no reference.
     func firstOver(from start: Int, at t: Int) -> (index: Int, note: TraceText, scopes: [LedgerScope.Key]?)? {
         borrowing { table, context in
-            let ownCountsDefaults = context.ledger.countsDefaults
-            for index in start ..< table.capPlans.count {
-                let found = Unmanaged.passUnretained(table.capPlans[index])._withUnsafeGuaranteedRef {
-                    plan -> (note: TraceText, scopes: [LedgerScope.Key]?)? in
+            let ownCountsDefaults = ledger.countsDefaults
+            let plans = table.capPlanRefs.buffer
+            for index in start ..< plans.count {
+                let found = plans[index]._withUnsafeGuaranteedRef { plan -> (note: TraceText, scopes: [LedgerScope.Key]?)? in
+                    let check: CapCheck
                     let resolved: [LedgerScope.Key]?
-                    if plan.fixedScopes != nil {
+                    if let fixed = plan.fixedScopeBuffer?.buffer {
                         resolved = nil
+                        check = plan.defaultCounts && ownCountsDefaults
+                            ? isOver(plan, scopes: fixed, at: t, in: ledger) : isOver(plan, scopes: fixed, at: t)
                     } else {
                         guard let scopes = self.scopes(of: plan) else { return nil }
                         resolved = scopes
-                    }
-                    // Two calls rather than one over a merged scope list: merging them into one
-                    // variable copies the arrays (two reference counts per cap, measured).
-                    let check: CapCheck
-                    if let fixed = plan.fixedScopes {
-                        check = plan.defaultCounts && ownCountsDefaults
-                            ? isOver(plan, scopes: fixed, at: t, in: context.ledger) : isOver(plan, scopes: fixed, at: t)
-                    } else {
-                        check = plan.defaultCounts && ownCountsDefaults
-                            ? isOver(plan, scopes: resolved!, at: t, in: context.ledger) : isOver(plan, scopes: resolved!, at: t)
+                        check = scopes.withUnsafeBufferPointer { scopes in
+                            plan.defaultCounts && ownCountsDefaults
+                                ? isOver(plan, scopes: scopes, at: t, in: ledger) : isOver(plan, scopes: scopes, at: t)
+                        }
                     }
                     guard case .over(let note) = check else { return nil }
                     return (note, resolved)
@@ -160,15 +156,20 @@ extension DecisionRun {
         }
     }
 
+    /// `isOver` with the scopes as an array.
+    func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int) -> CapCheck {
+        scopes.withUnsafeBufferPointer { isOver(plan, scopes: $0, at: t) }
+    }
+
     /// Whether one more notification at `t` would break the cap, with a note (formatted when
     /// read).
-    func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int) -> CapCheck {
+    func isOver(_ plan: CapPlan, scopes: UnsafeBufferPointer<LedgerScope.Key>, at t: Int) -> CapCheck {
         // The request's own ledger is read where it is (no copy of the index per cap).
-        if plan.defaultCounts, context.ledger.countsDefaults { return isOver(plan, scopes: scopes, at: t, in: context.ledger) }
+        if plan.defaultCounts, ledger.countsDefaults { return isOver(plan, scopes: scopes, at: t, in: ledger) }
         return isOver(plan, scopes: scopes, at: t, in: ledger(for: plan))
     }
 
-    func isOver(_ plan: CapPlan, scopes: [LedgerScope.Key], at t: Int, in index: borrowing LedgerIndex) -> CapCheck {
+    func isOver(_ plan: CapPlan, scopes: UnsafeBufferPointer<LedgerScope.Key>, at t: Int, in index: borrowing LedgerIndex) -> CapCheck {
         if let cooldown = plan.cooldown {
             for scope in scopes {
                 if let last = index.last(scope, before: t + 1), t - last < cooldown {
@@ -185,7 +186,7 @@ extension DecisionRun {
         guard let per = plan.per, let max = limit(of: plan) else { return .unbound }
         let range = countRange(per, at: t)
         var count = 0
-        for scope in scopes { count += index.count(scope, in: range) }
+        for i in scopes.indices { count += index.count(scopes[i], in: range) }
         guard count >= max else { return .room }
         let used = count
         return .over(.lazy { "\(used) of \(max) per \(Self.describe(per)) used" })
@@ -297,9 +298,9 @@ extension DecisionRun {
     /// `batchSlot(_:at:forced:)` with the group's member types given.
     func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool, members: borrowing [String]) -> Decision.Batch? {
         var best: Int?
-        if context.ledger.hasBatches {
+        if ledger.hasBatches {
             let prefix = "\(group.name):\(context.userID):"
-            for key in context.ledger.batchKeys(withPrefix: prefix) {
+            for key in ledger.batchKeys(withPrefix: prefix) {
                 guard let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))),
                       start <= t, t < start + group.window
                 else { continue }
@@ -315,7 +316,7 @@ extension DecisionRun {
             var first: Int?
             let window = group.window
             for index in members.indices {
-                if let d = context.ledger.firstPending(type: members[index], after: t - window, before: t + window) {
+                if let d = ledger.firstPending(type: members[index], after: t - window, before: t + window) {
                     first = Swift.min(first ?? Int.max, d)
                 }
             }

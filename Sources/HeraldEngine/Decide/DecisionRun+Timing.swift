@@ -81,7 +81,7 @@ extension DecisionRun {
             facts.quietTo = q.to
         }
         facts.timingAt = deliverAt
-        records.append(TraceRecord(stage: .timing, outcome: .pass, citation: timingRule, note: .timing))
+        context.record(TraceRecord(stage: .timing, outcome: .pass, citation: timingRule, note: .timing))
         return nil
     }
 

@@ -157,7 +157,11 @@ struct DecisionRun {
     let engine: Engine
     let table: TypeTable
     let context: RequestContext
-    var records: [TraceRecord] = []
+    /// The request's ledger and the user's zone, held here (the context holds them too) so
+    /// that the stages read them in place: reading them through the context's header copies
+    /// them, a reference count per read.
+    let ledger: LedgerIndex
+    let zone: Zone
     /// The notes records cite by `TraceNote.detail`.
     var details: [TraceText] = []
     /// What coded notes are formatted from.
@@ -192,6 +196,8 @@ struct DecisionRun {
         engine = context.engine
         table = context.table
         self.context = context
+        ledger = context.ledger
+        zone = context.prefs.zone
         facts = TraceFacts(zone: context.prefs.zone)
     }
 
@@ -224,12 +230,11 @@ struct DecisionRun {
 
     /// Borrowed, not copied: the stages read single fields of these.
     var type: NotificationType { _read { yield table.type } }
-    var zone: Zone { _read { yield context.prefs.zone } }
 
     @inline(__always)
     mutating func step(_ stage: StageCode, _ outcome: TraceStep.Outcome, _ citation: Citation? = nil,
                        note: TraceNote = .none) {
-        records.append(TraceRecord(stage: stage, outcome: outcome, citation: citation.map(Unmanaged.passUnretained),
+        context.record(TraceRecord(stage: stage, outcome: outcome, citation: citation.map(Unmanaged.passUnretained),
                                    note: note))
     }
 
@@ -237,7 +242,7 @@ struct DecisionRun {
     @inline(__always)
     mutating func step(_ stage: StageCode, _ outcome: TraceStep.Outcome, cited citation: Unmanaged<Citation>,
                        note: TraceNote = .none) {
-        records.append(TraceRecord(stage: stage, outcome: outcome, citation: citation, note: note))
+        context.record(TraceRecord(stage: stage, outcome: outcome, citation: citation, note: note))
     }
 
     /// A step whose note is kept as text (verdicts, deferrals).
@@ -266,7 +271,6 @@ struct DecisionRun {
     }
 
     mutating func execute() -> Decision {
-        records.reserveCapacity(StageCode.allCases.count)
         for stage in StageCode.allCases where stage != .render {
             if let verdict = run(stage) {
                 if verdict.reason == "batched", let batch {
@@ -280,22 +284,22 @@ struct DecisionRun {
         return scheduled()
     }
 
-    /// The decision, built in one step from what the stages found.
-    /// The run is finished with its records then: they are moved into the decision (swapped
-    /// out, not copied).
+    /// The decision, built in one step from what the stages found. The run is finished then:
+    /// its notes and facts are moved into the decision, and the trace records copied once
+    /// from the context.
     mutating func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
                            batch: consuming Decision.Batch? = nil, rendering: Bool = false,
                            rule: Unmanaged<Citation>?, cap: String? = nil) -> Decision {
-        var log = TraceLog(records: [], details: [], facts: TraceFacts(zone: facts.zone))
-        swap(&log.records, &records)
-        swap(&log.details, &details)
-        swap(&log.facts, &facts)
-        var fields = EngineFields(table: table, channelIndex: hasChannel ? channelIndex : nil, usedFallback: usedFallback,
-                                  ruleCitation: rule, notifies: rendering, rendered: Decision.Notification(), log: log)
-        if rendering { render(into: &fields.rendered) }
+        var details: [TraceText] = []
+        swap(&details, &self.details)
+        var facts = TraceFacts(zone: self.facts.zone)
+        swap(&facts, &self.facts)
+        let rendered = rendering ? notification() : Decision.Notification()
         return Decision(action: action, reason: reason, deliverAt: deliverAt,
                         utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
-                        subject: context.subject, fields: fields)
+                        subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : nil,
+                        usedFallback: usedFallback, rule: rule, notifies: rendering, rendered: rendered,
+                        records: context.records, details: details, facts: facts)
     }
 
     /// The rule a verdict's decision cites: its citation when it has a place in the YAML
@@ -311,7 +315,7 @@ struct DecisionRun {
 
     mutating func scheduled() -> Decision {
         // The preferences stage chose a channel (else it gave the `channel_off` verdict).
-        step(.render, .pass, note: .channel("on ", channelIndex))
+        step(.render, .pass, note: .renderedOn(channelIndex))
         let key = idempotencyKey(at: deliverAt)
         return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key, rendering: true,
                         rule: timingRule)
@@ -320,7 +324,7 @@ struct DecisionRun {
     mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after stage: StageCode) -> Decision {
         step(stage, .verdict, verdict.citation, detail: verdict.detail)
         for later in StageCode.allCases where later.rawValue > stage.rawValue && later != .render { step(later, .skip) }
-        step(.render, .pass, note: .text("member notification for flush"))
+        step(.render, .pass, note: .flushMember)
         let key = idempotencyKey(at: deliverAt)
         return decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: consume key, batch: batch,
                         rendering: true, rule: rule(of: verdict), cap: verdict.cap)
@@ -401,7 +405,7 @@ struct DecisionRun {
             return Verdict(reason: "channel_off", citation: table.cite.channels,
                            detail: .lazy { "every channel of `\(id)` is off: " + channels.joined(separator: ", ") })
         }
-        step(.preferences, .pass, note: .channel("channel ", channelIndex))
+        step(.preferences, .pass, note: .chosenChannel(channelIndex))
         return nil
     }
 
@@ -441,7 +445,7 @@ struct DecisionRun {
             return Verdict(reason: table.suppressReasons[index], citation: table.suppressCitations[index],
                            detail: source.map { s in .lazy { "`\(s)` is true" } })
         }
-        step(.suppression, .pass, note: count == 0 ? .none : .counted(count, " rule(s) false"))
+        step(.suppression, .pass, note: count == 0 ? .none : .rulesFalse(Int32(truncatingIfNeeded: count)))
         return nil
     }
 
@@ -453,16 +457,16 @@ struct DecisionRun {
         computeAlignment()
         let key = idempotencyKey(at: deliverAt)
         if let window = type.dedupe.flatMap({ $0.window ?? engine.bundle.dedupe.window }) {
-            if context.ledger.contains(key: key, within: window, of: deliverAt) {
+            if ledger.contains(key: key, within: window, of: deliverAt) {
                 return Verdict(reason: "duplicate", citation: table.cite.dedupe,
                                detail: .lazy { "`\(key)` within \(Self.duration(window))" })
             }
-        } else if context.ledger.contains(key: key) {
+        } else if ledger.contains(key: key) {
             return Verdict(reason: "duplicate", citation: table.cite.key,
                            detail: .lazy { "`\(key)` is already in the history" })
         }
         facts.dedupeKey = key
-        step(.dedupe, .pass, note: .key("key "))
+        step(.dedupe, .pass, note: .key)
         return nil
     }
 }

@@ -24,7 +24,7 @@ struct EngineFields: Sendable {
     /// No fields (a decision whose table-backed fields are values).
     static var none: EngineFields {
         EngineFields(table: nil, channelIndex: nil, usedFallback: false, ruleCitation: nil, notifies: false,
-                     rendered: Decision.Notification(), log: TraceLog(records: [], details: [], facts: TraceFacts(zone: .utc)))
+                     rendered: Decision.Notification(), log: TraceLog(records: TraceRecords(), details: [], facts: TraceFacts(zone: .utc)))
     }
 
     var channel: String? {

@@ -44,6 +44,10 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         /// The type's `subject` template rendered for this request, when not empty.
         var renderedSubject: String?
         let prefs: EffectivePreferences
+        /// How many trace records the stages wrote (the first `TraceRecords.capacity` are in
+        /// the tail after the value slots, the rest, which the pipeline never makes, here).
+        var recordCount = 0
+        var moreRecords: [TraceRecord] = []
         /// Slots `0 ..< fieldCount` are `engine.fields`, then the type's params.
         let fieldCount: Int
         let slotCount: Int
@@ -58,7 +62,7 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         let slotCount = fieldCount + table.paramNames.count
         let fields = Fields(core: engine.core, table: table, request: request, ledger: ledger, now: now,
                             userID: "", renderedSubject: nil, prefs: prefs, fieldCount: fieldCount, slotCount: slotCount)
-        let buffer = create(minimumCapacity: slotCount) { _ in fields }
+        let buffer = create(minimumCapacity: slotCount + recordSpace) { _ in fields }
         let context = unsafeDowncast(buffer, to: RequestContext.self)
         context.withUnsafeMutablePointerToElements { $0.initialize(repeating: .null, count: slotCount) }
         return context
@@ -106,6 +110,38 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     /// The request's own preferences (toggles, training days, muted ids).
     var input: PreferencesInput { _read { yield fields.pointee.request.pointee.prefs } }
     var ledger: LedgerIndex { _read { yield fields.pointee.ledger } }
+    /// Room for `TraceRecords.capacity` records after the value slots, in value-sized units.
+    private static let recordSpace = (TraceRecords.capacity * MemoryLayout<TraceRecord>.stride
+        + MemoryLayout<Value>.stride - 1) / MemoryLayout<Value>.stride
+
+    /// Where the trace records go: the tail's raw memory after the value slots (never
+    /// initialized as values), bound to `TraceRecord`, which is plain data.
+    private var recordBase: UnsafeMutablePointer<TraceRecord> {
+        @inline(__always) get {
+            withUnsafeMutablePointerToElements { values in
+                UnsafeMutableRawPointer(values + fields.pointee.slotCount)
+                    .bindMemory(to: TraceRecord.self, capacity: TraceRecords.capacity)
+            }
+        }
+    }
+
+    /// The trace records written so far.
+    var records: TraceRecords {
+        TraceRecords(UnsafeBufferPointer(start: recordBase, count: min(fields.pointee.recordCount, TraceRecords.capacity)),
+                     more: fields.pointee.moreRecords)
+    }
+
+    /// Appends a trace record.
+    @inline(__always)
+    func record(_ record: TraceRecord) {
+        let count = fields.pointee.recordCount
+        if count < TraceRecords.capacity {
+            recordBase[count] = record
+        } else {
+            fields.pointee.moreRecords.append(record)
+        }
+        fields.pointee.recordCount = count &+ 1
+    }
 
     /// Where converted values go: the field slots, and the param slots after them.
     var slots: SlotWriter {

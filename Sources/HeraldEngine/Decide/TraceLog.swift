@@ -9,7 +9,7 @@ import HeraldPolicy
 /// decision holds (one reference for the whole trace). Notes that need more than a code (verdicts,
 /// deferrals by caps) are kept as `TraceText` beside the records.
 struct TraceLog: Sendable {
-    var records: [TraceRecord]
+    var records: TraceRecords
     /// The notes records refer to by `TraceNote.detail(index)`.
     var details: [TraceText]
     /// What `TraceNote.timing` and `TraceNote.key` read.
@@ -27,10 +27,12 @@ struct TraceLog: Sendable {
     private func text(of note: TraceNote, table: TypeTable) -> TraceText? {
         switch note {
         case .none: nil
-        case .text(let text): .text(text.description)
-        case .counted(let n, let text): .text("\(n)\(text)")
-        case .channel(let prefix, let index): .text("\(prefix)`\(channelName(index, table: table))`")
-        case .key(let prefix): .text("\(prefix)`\(facts.dedupeKey ?? "")`")
+        case .flushMember: .text("member notification for flush")
+        case .rulesFalse(let n): .text("\(n) rule(s) false")
+        case .capsHaveRoom(let n): .text("\(n) cap(s) have room")
+        case .chosenChannel(let index): .text("channel `\(channelName(index, table: table))`")
+        case .renderedOn(let index): .text("on `\(channelName(index, table: table))`")
+        case .key: .text("key `\(facts.dedupeKey ?? "")`")
         case .timing: .text(timingText(table: table))
         case .batchingWindow:
             table.batching.map { plan in
@@ -115,22 +117,90 @@ struct TraceRecord: Sendable {
     var note: TraceNote
 }
 
-/// A step's note as a code; `TraceLog` formats it when the trace is read.
+/// A step's note as a code; `TraceLog` formats it when the trace is read. Eight bytes at
+/// most, so a record is sixteen and a decision's records fit inline.
 enum TraceNote: Sendable {
     case none
-    /// Fixed text.
-    case text(StaticString)
-    /// A number followed by fixed text (`3 rule(s) false`).
-    case counted(Int, StaticString)
-    /// A prefix and a channel's name: the table's `channelChoices[index]`, or its fallback
-    /// when `index` is negative.
-    case channel(StaticString, Int16)
-    /// A prefix and the key the dedupe stage checked.
-    case key(StaticString)
+    /// `member notification for flush`.
+    case flushMember
+    /// `n rule(s) false`.
+    case rulesFalse(Int32)
+    /// `n cap(s) have room`.
+    case capsHaveRoom(Int32)
+    /// `channel \`name\``: the table's `channelChoices[index]`, or its fallback when `index`
+    /// is negative.
+    case chosenChannel(Int16)
+    /// `on \`name\``, like `chosenChannel`.
+    case renderedOn(Int16)
+    /// `key \`…\``: the key the dedupe stage checked.
+    case key
     /// The timing stage's alignment and deferral (`TraceFacts`).
     case timing
     /// The batch group's name and window when no other member is near.
     case batchingWindow
     /// `TraceLog.details[index]`.
     case detail(Int32)
+}
+
+/// A decision's trace records, kept inline: a decision records at most one per stage (ten),
+/// so they fit in a fixed buffer that needs no allocation and, being plain data, nothing to
+/// release. Appending past `capacity` (which the pipeline never does) goes to `overflow`.
+struct TraceRecords: Sendable {
+    static let capacity = 12
+    private var inline: (TraceRecord, TraceRecord, TraceRecord, TraceRecord, TraceRecord, TraceRecord,
+                         TraceRecord, TraceRecord, TraceRecord, TraceRecord, TraceRecord, TraceRecord)
+    private var inlineCount: UInt8 = 0
+    private var overflow: Overflow?
+
+    private final class Overflow: @unchecked Sendable {
+        var records: [TraceRecord] = []
+    }
+
+    init() {
+        let empty = TraceRecord(stage: .request, outcome: .skip, citation: nil, note: .none)
+        inline = (empty, empty, empty, empty, empty, empty, empty, empty, empty, empty, empty, empty)
+    }
+
+    /// `first` (at most `capacity` records), then `more`.
+    init(_ first: UnsafeBufferPointer<TraceRecord>, more: [TraceRecord]) {
+        self.init()
+        let count = min(first.count, Self.capacity)
+        withUnsafeMutablePointer(to: &inline) {
+            $0.withMemoryRebound(to: TraceRecord.self, capacity: Self.capacity) { records in
+                if let base = first.baseAddress { records.update(from: base, count: count) }
+            }
+        }
+        inlineCount = UInt8(count)
+        for record in more { append(record) }
+    }
+
+    var count: Int { Int(inlineCount) + (overflow?.records.count ?? 0) }
+
+    @inline(__always)
+    mutating func append(_ record: TraceRecord) {
+        guard Int(inlineCount) < Self.capacity else {
+            if overflow == nil { overflow = Overflow() }
+            overflow!.records.append(record)
+            return
+        }
+        let index = Int(inlineCount)
+        withUnsafeMutablePointer(to: &inline) {
+            $0.withMemoryRebound(to: TraceRecord.self, capacity: Self.capacity) { $0[index] = record }
+        }
+        inlineCount &+= 1
+    }
+
+    /// The records in order.
+    func map<T>(_ transform: (TraceRecord) -> T) -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(count)
+        var copy = inline
+        withUnsafePointer(to: &copy) {
+            $0.withMemoryRebound(to: TraceRecord.self, capacity: Self.capacity) { records in
+                for index in 0 ..< Int(inlineCount) { result.append(transform(records[index])) }
+            }
+        }
+        for record in overflow?.records ?? [] { result.append(transform(record)) }
+        return result
+    }
 }

@@ -112,8 +112,17 @@ struct KeyTable: Sendable {
     }
 
     static func hash(_ key: String, seed: UInt64) -> UInt64 {
+        // The bytes in place when the string has them contiguously (no copy of the string,
+        // so no reference counted); else through a copy.
+        if let h = key.utf8.withContiguousStorageIfAvailable({ hash(bytes: $0, seed: seed) }) { return h }
         var key = key
-        let h = key.withUTF8 { bytes -> UInt64 in
+        return key.withUTF8 { hash(bytes: $0, seed: seed) }
+    }
+
+    /// `hash(_:seed:)` of UTF-8 bytes.
+    @inline(__always)
+    static func hash(bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
+        let h = { () -> UInt64 in
             let n = bytes.count
             var h = seed ^ (UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15)
             guard let base = bytes.baseAddress else { return mix(h, 0xA076_1D64_78BD_642F) }
@@ -132,7 +141,7 @@ struct KeyTable: Sendable {
                 i += 1
             }
             return mix(h ^ tail ^ 0xE703_7ED1_A0B4_28DB, 0x8EBC_6AF0_9C88_C6E3 ^ seed)
-        }
+        }()
         return h == 0 ? 1 : h
     }
 

@@ -242,8 +242,17 @@ public struct LedgerIndex: Sendable {
     /// included, `upperBound` is not).
     /// - Complexity: O(log n).
     public func count(_ scope: ScopeID, in range: Range<Int>) -> Int {
-        let bucket = storage.buckets[scope.raw]
-        return Self.lowerBound(bucket, range.upperBound) - Self.lowerBound(bucket, range.lowerBound)
+        withBucket(scope.raw) { Self.lowerBound($0, range.upperBound) - Self.lowerBound($0, range.lowerBound) }
+    }
+
+    /// Runs `body` over a scope's sorted instants where the index keeps them (no copy of the
+    /// array, so no reference counted).
+    @inline(__always)
+    private func withBucket<R>(_ raw: Int, _ body: (UnsafeBufferPointer<Int>) -> R) -> R {
+        storage.buckets.withUnsafeBufferPointer { buckets in
+            precondition(raw >= 0 && raw < buckets.count)
+            return buckets.baseAddress.unsafelyUnwrapped[raw].withUnsafeBufferPointer(body)
+        }
     }
 
     /// See `count(_:in:)`.
@@ -271,9 +280,10 @@ public struct LedgerIndex: Sendable {
     /// The latest counted delivery strictly before `instant` (for cooldowns).
     /// - Complexity: O(log n).
     public func last(_ scope: ScopeID, before instant: Int) -> Int? {
-        let bucket = storage.buckets[scope.raw]
-        let index = Self.lowerBound(bucket, instant)
-        return index > 0 ? bucket[index - 1] : nil
+        withBucket(scope.raw) { bucket in
+            let index = Self.lowerBound(bucket, instant)
+            return index > 0 ? bucket[index - 1] : nil
+        }
     }
 
     /// See `last(_:before:)`.
@@ -285,9 +295,10 @@ public struct LedgerIndex: Sendable {
     /// at what is already scheduled).
     /// - Complexity: O(log n).
     public func first(_ scope: ScopeID, atOrAfter instant: Int) -> Int? {
-        let bucket = storage.buckets[scope.raw]
-        let index = Self.lowerBound(bucket, instant)
-        return index < bucket.count ? bucket[index] : nil
+        withBucket(scope.raw) { bucket in
+            let index = Self.lowerBound(bucket, instant)
+            return index < bucket.count ? bucket[index] : nil
+        }
     }
 
     /// See `first(_:atOrAfter:)`.
@@ -397,14 +408,18 @@ public struct LedgerIndex: Sendable {
 
     /// The first index whose value is `>= value`.
     private static func lowerBound(_ a: [Int], _ value: Int) -> Int {
-        a.withUnsafeBufferPointer { b in
-            var low = 0, high = b.count
-            while low < high {
-                let mid = low &+ (high &- low) >> 1
-                if b[mid] < value { low = mid &+ 1 } else { high = mid }
-            }
-            return low
+        a.withUnsafeBufferPointer { lowerBound($0, value) }
+    }
+
+    /// The first index whose value is `>= value`.
+    @inline(__always)
+    private static func lowerBound(_ b: UnsafeBufferPointer<Int>, _ value: Int) -> Int {
+        var low = 0, high = b.count
+        while low < high {
+            let mid = low &+ (high &- low) >> 1
+            if b[mid] < value { low = mid &+ 1 } else { high = mid }
         }
+        return low
     }
 
     /// The first index whose value is `> value`.

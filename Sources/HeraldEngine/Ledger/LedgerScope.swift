@@ -58,49 +58,69 @@ extension LedgerScope {
 }
 
 /// Scope keys → dense ids, an open-addressing table probed by the keys' precomputed hashes:
-/// a lookup is a few integer compares and one scope compare, with no hashing at all.
+/// a lookup compares integers (the hashes are kept apart from the keys) and one scope,
+/// read in place, with no hashing and no copy of a key.
 struct ScopeTable: Sendable {
     private var keys: [LedgerScope.Key?]
+    /// Per place: the key's hash, or `0` for an empty place (a key whose hash is 0 is
+    /// stored with `used` set, so 0 alone does not mean empty).
+    private var hashes: [Int]
+    private var used: [Bool]
     private var ids: [Int]
     private(set) var count = 0
 
     init() {
         keys = Array(repeating: nil, count: 16)
+        hashes = Array(repeating: 0, count: 16)
+        used = Array(repeating: false, count: 16)
         ids = Array(repeating: 0, count: 16)
+    }
+
+    /// The place holding `key`, or the empty place where it would go.
+    @inline(__always)
+    private func place(of key: borrowing LedgerScope.Key) -> (index: Int, found: Bool) {
+        hashes.withUnsafeBufferPointer { hashes in
+            used.withUnsafeBufferPointer { used in
+                keys.withUnsafeBufferPointer { keys in
+                    let mask = hashes.count &- 1
+                    var index = key.hash & mask
+                    while used[index] {
+                        if hashes[index] == key.hash, keys.baseAddress.unsafelyUnwrapped[index].unsafelyUnwrapped.scope == key.scope {
+                            return (index, true)
+                        }
+                        index = (index &+ 1) & mask
+                    }
+                    return (index, false)
+                }
+            }
+        }
     }
 
     subscript(key: LedgerScope.Key) -> Int? {
         get {
-            let mask = keys.count - 1
-            var index = key.hash & mask
-            while let present = keys[index] {
-                if present == key { return ids[index] }
-                index = (index &+ 1) & mask
-            }
-            return nil
+            let (index, found) = place(of: key)
+            return found ? ids[index] : nil
         }
         set {
             guard let id = newValue else { preconditionFailure("scope ids are never removed") }
             if (count + 1) * 4 > keys.count * 3 { grow() }
-            let mask = keys.count - 1
-            var index = key.hash & mask
-            while let present = keys[index] {
-                if present == key {
-                    ids[index] = id
-                    return
-                }
-                index = (index &+ 1) & mask
-            }
-            keys[index] = key
+            let (index, found) = place(of: key)
             ids[index] = id
+            guard !found else { return }
+            keys[index] = key
+            hashes[index] = key.hash
+            used[index] = true
             count += 1
         }
     }
 
     private mutating func grow() {
         let old = zip(keys, ids).compactMap { key, id in key.map { ($0, id) } }
-        keys = Array(repeating: nil, count: keys.count * 2)
-        ids = Array(repeating: 0, count: keys.count)
+        let size = keys.count * 2
+        keys = Array(repeating: nil, count: size)
+        hashes = Array(repeating: 0, count: size)
+        used = Array(repeating: false, count: size)
+        ids = Array(repeating: 0, count: size)
         count = 0
         for (key, id) in old { self[key] = id }
     }

@@ -148,30 +148,23 @@ extension DecisionRun {
     /// and the badge. The rest (literal copy, a static link, a literal or absent thread id,
     /// the interruption level) the decision reads from the table (`EngineFields`).
     func notification() -> Decision.Notification {
-        var notification = Decision.Notification()
-        render(into: &notification)
-        return notification
+        let instant = deliverAt
+        var link: String?
+        if table.staticLink == nil, let typeLink = table.type.link, let url = table.linkURL {
+            let engine = engine, context = context
+            link = Engine.renderLink(typeLink, url: url) { engine.renderValue($0, context: context, localDate: instant) }
+        }
+        return Decision.Notification(
+            title: dynamic(table.copyTitle, at: instant), subtitle: dynamic(table.copySubtitle, at: instant),
+            body: dynamic(table.copyBody, at: instant), lockscreen: dynamic(table.copyLockscreen, at: instant), link: link,
+            threadId: dynamic(table.threadIdTemplate, at: instant), badge: engine.badge(context))
     }
 
-    /// `notification()`, into an existing value.
-    func render(into notification: inout Decision.Notification) {
-        let instant = deliverAt
-        let engine = engine
-        // The table and the context are borrowed for the whole rendering (no reference counted).
-        borrowing { table, context in
-            if table.staticLink == nil, let typeLink = table.type.link, let url = table.linkURL {
-                notification.link = Engine.renderLink(typeLink, url: url) { engine.renderValue($0, context: context, localDate: instant) }
-            }
-            func dynamic(_ template: BoundTemplate?) -> String? {
-                guard let template, !template.isLiteral else { return nil }
-                return template.render(context, localDate: instant)
-            }
-            notification.title = dynamic(table.copyTitle)
-            notification.subtitle = dynamic(table.copySubtitle)
-            notification.body = dynamic(table.copyBody)
-            notification.lockscreen = dynamic(table.copyLockscreen)
-            notification.threadId = dynamic(table.threadIdTemplate)
-            notification.badge = engine.badge(context)
-        }
+    /// A template of the type rendered for this request; nil when it has no placeholder (the
+    /// decision reads its text from the table) or there is none.
+    @inline(__always)
+    private func dynamic(_ template: BoundTemplate?, at instant: Int) -> String? {
+        guard let template, !template.isLiteral else { return nil }
+        return template.render(context, localDate: instant)
     }
 }

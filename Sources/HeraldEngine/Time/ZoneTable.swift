@@ -180,7 +180,7 @@ final class ZoneTableCache: @unchecked Sendable {
     }
 
     func table(for identifier: String) -> ZoneTable? {
-        // FNV-1a, unseeded: at most `publishLimit` names are published (each a zone Foundation
+        // Unseeded (`TypeIndex.hash`): at most `publishLimit` names are published (each a zone Foundation
         // knows), so colliding names cannot make probes long.
         let hash = TypeIndex.hash(identifier)
         if let table = published(identifier, hash: hash) { return table }
