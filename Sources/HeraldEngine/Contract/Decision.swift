@@ -240,7 +240,8 @@ public struct Decision: Sendable, Equatable {
         init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
              batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
              usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool, rendered: consuming Notification,
-             records: consuming TraceRecords, details: consuming [TraceText], facts: consuming TraceFacts) {
+             records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord], details: consuming [TraceText],
+             facts: consuming TraceFacts) {
             self.action = action
             self.reason = reason
             self.deliverAt = deliverAt
@@ -252,7 +253,9 @@ public struct Decision: Sendable, Equatable {
             explicit = nil
             derived = EngineFields(table: table, channelIndex: channelIndex, usedFallback: usedFallback, ruleCitation: rule,
                                    notifies: notifies, rendered: rendered,
-                                   log: TraceLog(records: records, details: details, facts: facts))
+                                   log: TraceLog(records: TraceRecords(), details: details, facts: facts))
+            // Written in place: the records are copied once, from where the run kept them.
+            derived.log.records.assign(records, more: moreRecords)
         }
 
         func copy() -> Storage {
@@ -298,11 +301,12 @@ public struct Decision: Sendable, Equatable {
     init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
          batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
          usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool, rendered: consuming Notification,
-         records: consuming TraceRecords, details: consuming [TraceText], facts: consuming TraceFacts) {
+         records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord], details: consuming [TraceText],
+         facts: consuming TraceFacts) {
         storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,
                           batch: batch, cap: cap, subject: subject, table: table, channelIndex: channelIndex,
                           usedFallback: usedFallback, rule: rule, notifies: notifies, rendered: rendered,
-                          records: records, details: details, facts: facts)
+                          records: records, moreRecords: moreRecords, details: details, facts: facts)
     }
 
     public static func == (a: Decision, b: Decision) -> Bool {

@@ -291,12 +291,12 @@ extension DecisionRun {
     /// The batch a member at `t` belongs to: an open batch of the group in the history whose
     /// window holds `t`; else (not forced) a new batch with a member scheduled within the
     /// window; else (forced by a cap) a new batch starting at `t`.
-    func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool) -> Decision.Batch? {
+    mutating func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool) -> Decision.Batch? {
         batchSlot(group, at: t, forced: forced, members: table.batchMembers)
     }
 
     /// `batchSlot(_:at:forced:)` with the group's member types given.
-    func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool, members: borrowing [String]) -> Decision.Batch? {
+    mutating func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool, members: borrowing [String]) -> Decision.Batch? {
         var best: Int?
         if ledger.hasBatches {
             let prefix = "\(group.name):\(context.userID):"

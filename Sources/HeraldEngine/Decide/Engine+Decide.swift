@@ -295,11 +295,12 @@ struct DecisionRun {
         var facts = TraceFacts(zone: self.facts.zone)
         swap(&facts, &self.facts)
         let rendered = rendering ? notification() : Decision.Notification()
+        let records = context.records
         return Decision(action: action, reason: reason, deliverAt: deliverAt,
                         utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
                         subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : nil,
                         usedFallback: usedFallback, rule: rule, notifies: rendering, rendered: rendered,
-                        records: context.records, details: details, facts: facts)
+                        records: records.first, moreRecords: records.more, details: details, facts: facts)
     }
 
     /// The rule a verdict's decision cites: its citation when it has a place in the YAML

@@ -125,10 +125,11 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         }
     }
 
-    /// The trace records written so far.
-    var records: TraceRecords {
-        TraceRecords(UnsafeBufferPointer(start: recordBase, count: min(fields.pointee.recordCount, TraceRecords.capacity)),
-                     more: fields.pointee.moreRecords)
+    /// The trace records written so far: the first ones where the context keeps them (valid
+    /// while it lives), then the rest.
+    var records: (first: UnsafeBufferPointer<TraceRecord>, more: [TraceRecord]) {
+        (UnsafeBufferPointer(start: recordBase, count: min(fields.pointee.recordCount, TraceRecords.capacity)),
+         fields.pointee.moreRecords)
     }
 
     /// Appends a trace record.

@@ -110,11 +110,19 @@ enum StageCode: UInt8, CaseIterable, Sendable {
 
 /// One trace step as recorded: plain data (copied without reference counting).
 struct TraceRecord: Sendable {
-    var stage: StageCode
-    var outcome: TraceStep.Outcome
+    // Widest first, so that a record is 16 bytes (the note is 5, the codes 1 each).
     /// Unretained: the log's table owns it.
     var citation: Unmanaged<Citation>?
     var note: TraceNote
+    var stage: StageCode
+    var outcome: TraceStep.Outcome
+
+    init(stage: StageCode, outcome: TraceStep.Outcome, citation: Unmanaged<Citation>?, note: TraceNote) {
+        self.citation = citation
+        self.note = note
+        self.stage = stage
+        self.outcome = outcome
+    }
 }
 
 /// A step's note as a code; `TraceLog` formats it when the trace is read. Eight bytes at
@@ -164,6 +172,12 @@ struct TraceRecords: Sendable {
     /// `first` (at most `capacity` records), then `more`.
     init(_ first: UnsafeBufferPointer<TraceRecord>, more: [TraceRecord]) {
         self.init()
+        assign(first, more: more)
+    }
+
+    /// Replaces the records with `first` (at most `capacity` records), then `more`, in place.
+    mutating func assign(_ first: UnsafeBufferPointer<TraceRecord>, more: [TraceRecord]) {
+        overflow = nil
         let count = min(first.count, Self.capacity)
         withUnsafeMutablePointer(to: &inline) {
             $0.withMemoryRebound(to: TraceRecord.self, capacity: Self.capacity) { records in

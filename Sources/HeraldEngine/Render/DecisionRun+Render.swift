@@ -107,7 +107,7 @@ extension DecisionRun {
         return cachedKey
     }
 
-    private func buildKey(at instant: Int) -> String {
+    private mutating func buildKey(at instant: Int) -> String {
         if let template = table.keyTemplate {
             return template.render(context, localDate: instant)
         }
@@ -147,7 +147,7 @@ extension DecisionRun {
     /// `notification`: copy from templates with placeholders, a link with request bindings,
     /// and the badge. The rest (literal copy, a static link, a literal or absent thread id,
     /// the interruption level) the decision reads from the table (`EngineFields`).
-    func notification() -> Decision.Notification {
+    mutating func notification() -> Decision.Notification {
         let instant = deliverAt
         var link: String?
         if table.staticLink == nil, let typeLink = table.type.link, let url = table.linkURL {
