@@ -351,6 +351,34 @@ enum Fixture {
         }
     }
 
+    /// Bool expressions evaluate their truth through typed closures (`compileBool`): for every
+    /// shape of condition and every context (values, absent data, other values), the truth is
+    /// exactly what the value evaluation gives.
+    @Test func typedTruthMatchesTheValueEvaluation() throws {
+        let contexts = [
+            Fixture.context, DictionaryContext(values: [:]),
+            DictionaryContext(values: ["user.tier": .string("guest"), "user.account": .bool(false), "state.streak": .int(0),
+                                       "state.maintenance.dueToday": .int(2), "params.sessionId": .string("z"),
+                                       "state.note": .string("x"), "state.plan": .string("pro")]),
+        ]
+        let texts = [
+            "user.account", "!user.account", "user.account && user.tier in ['free', 'pro', 'trial']",
+            "user.account || state.streak > 3", "!(user.account && state.streak >= 4)", "user.tier in ['guest']",
+            "state.maintenance.dueToday == 0", "state.maintenance.dueToday != 0", "params.sessionId in state.blocked",
+            "params.count in [1, 2, 3]", "(state.plan ?? 'free') == 'pro'", "has(state.note)",
+            "state.wait == 10m", "state.wait != 5m", "local.weekday in prefs.trainingDays", "true", "false && user.account",
+            "user.account ? state.streak > 1 : false", "user.tier == 'pro' || user.tier == 'trial'",
+            "prefs.categories.reminders", "state.streak == params.count", "(state.note ?? '') == 'x'",
+        ]
+        for text in texts {
+            let expression = try #require(Fixture.compile(text).0, "\(text)")
+            for context in contexts {
+                #expect(expression.evaluateBool(context) == (expression.evaluate(context) == .bool(true)), "\(text)")
+                #expect(expression.unowned.evaluateBool(context) == expression.evaluateBool(context), "\(text)")
+            }
+        }
+    }
+
     @Test func absentValuesAreTotal() {
         let empty = DictionaryContext(values: [:])
         let texts = ["state.streak > 3", "state.streak + 1", "since(trigger.at)", "size(state.blocked)", "!user.account",

@@ -426,17 +426,17 @@ struct ValueReader {
                     if case .string(let id) = members[index].value { userID.pointee = id }
                     continue
                 }
-                guard let child = node.childIndex(members[index].key) else {
+                guard let child = node.child(members[index].key) else {
                     unknown(members[index].key, in: node)
                     continue
                 }
                 // The child is read through an unretained reference (the engine's schema tree
                 // keeps it alive): converting a request counts no reference per member.
-                if let inner = node.object(at: child) {
+                if let inner = child.object {
                     inner._withUnsafeGuaranteedRef { inner in
                         object(members[index].value, node: inner, into: slots, userID: nil)
                     }
-                } else if let leaf = node.leaf(at: child) {
+                } else if let leaf = child.leaf {
                     leaf._withUnsafeGuaranteedRef { leaf in
                         slots.set(leaf.slot, convert(members[index].value, kind: leaf.kind, as: leaf.type, path: leaf.path))
                     }
@@ -560,48 +560,45 @@ private extension String {
 }
 
 /// The `state` or `user` schema resolved to value slots, once per engine: converting a
-/// request walks its JSON against this tree with one hashed lookup per member and builds no
-/// path unless it reports an error.
+/// request walks its JSON against this tree, comparing each member's name with this
+/// object's children and building no path unless it reports an error.
 final class SchemaSlotNode: Sendable {
     enum Child: Sendable {
         case object(SchemaSlotNode)
         case value(SchemaSlotLeaf)
     }
 
+    /// One child as converting reads it: everything in one place, the child node or leaf
+    /// unretained (this node keeps it alive in `children`).
+    struct Entry: @unchecked Sendable {
+        let name: String
+        /// `name`'s UTF-8 length: a name is compared only when the lengths match, so most
+        /// mismatches cost one integer comparison.
+        let length: Int
+        /// nil for a leaf.
+        let object: Unmanaged<SchemaSlotNode>?
+        /// nil for an object.
+        let leaf: Unmanaged<SchemaSlotLeaf>?
+    }
+
     /// The dotted path of this object (`state.maintenance`).
     let path: String
     let children: [String: Child]
-    /// The children as parallel arrays: small objects are searched by comparing names (equal
-    /// short names compare in one step), which beats hashing each member's key. A name is
-    /// compared only when its UTF-8 length matches (`lengths`), so most mismatches cost one
-    /// integer comparison instead of a call into the string comparison. Each child is an
-    /// object (`objects`) or a leaf (`leaves`), so reading one matches no enum payload.
-    private let names: [String]
-    private let lengths: [Int]
-    private let objects: [SchemaSlotNode?]
-    private let leaves: [SchemaSlotLeaf?]
-    /// Name → index in `names`, for objects with many children.
+    /// The children sorted by name, in memory this node owns (read without counting a
+    /// reference); small objects are searched by comparing names, which beats hashing each
+    /// member's key.
+    private let entries: PinnedBuffer<Entry>
+    /// Name → index in `entries`, for objects with many children.
     private let indexOf: [String: Int]
 
-    /// The index of the child named `name`.
+    /// The child named `name`.
     @inline(__always)
-    func childIndex(_ name: String) -> Int? {
-        guard names.count <= 12 else { return indexOf[name] }
+    func child(_ name: String) -> Entry? {
+        let entries = entries.buffer
+        guard entries.count <= 12 else { return indexOf[name].map { entries[$0] } }
         let length = name.utf8.count
-        for i in names.indices where lengths[i] == length && names[i] == name { return i }
+        for i in entries.indices where entries[i].length == length && entries[i].name == name { return entries[i] }
         return nil
-    }
-
-    /// The object child at `index` (this node keeps it alive), or nil for a leaf.
-    @inline(__always)
-    func object(at index: Int) -> Unmanaged<SchemaSlotNode>? {
-        objects[index].map(Unmanaged.passUnretained)
-    }
-
-    /// The leaf child at `index` (this node keeps it alive), or nil for an object.
-    @inline(__always)
-    func leaf(at index: Int) -> Unmanaged<SchemaSlotLeaf>? {
-        leaves[index].map(Unmanaged.passUnretained)
     }
 
     init(schema: [String: SchemaNode], path: [String], slots: [[String]: Int]) {
@@ -620,11 +617,17 @@ final class SchemaSlotNode: Sendable {
         }
         self.children = children
         let sorted = children.keys.sorted()
-        names = sorted
-        lengths = sorted.map(\.utf8.count)
-        objects = sorted.map { if case .object(let node)? = children[$0] { node } else { nil } }
-        leaves = sorted.map { if case .value(let leaf)? = children[$0] { leaf } else { nil } }
+        entries = PinnedBuffer(sorted.map { name in
+            switch children[name]! {
+            case .object(let node): Entry(name: name, length: name.utf8.count, object: .passUnretained(node), leaf: nil)
+            case .value(let leaf): Entry(name: name, length: name.utf8.count, object: nil, leaf: .passUnretained(leaf))
+            }
+        })
         indexOf = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0) })
+    }
+
+    deinit {
+        entries.free()
     }
 }
 

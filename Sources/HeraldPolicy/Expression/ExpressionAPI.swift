@@ -133,9 +133,14 @@ public struct CompiledExpression: Sendable {
         let referencedPaths: [[String]]
         let requiredPaths: [[String]]
         let evaluation: ExpressionEvaluation
+        /// For a `bool` expression, its truth computed without building values for its logic
+        /// (`ExpressionEvaluator.compileBool`); else `evaluation`'s `.isTrue`.
+        let truth: BoolEvaluation
 
         init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
-             requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation) {
+             requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation,
+             truth: BoolEvaluation? = nil) {
+            self.truth = truth ?? { evaluation($0).isTrue }
             self.source = source
             self.span = span
             self.type = type
@@ -152,9 +157,9 @@ public struct CompiledExpression: Sendable {
     }
 
     init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
-         requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation) {
+         requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation, truth: BoolEvaluation? = nil) {
         storage = Storage(source: source, span: span, type: type, referencedPaths: referencedPaths,
-                          requiredPaths: requiredPaths, evaluation: evaluation)
+                          requiredPaths: requiredPaths, evaluation: evaluation, truth: truth)
     }
 
     /// Evaluates; total (never traps: division by zero and the like have defined results).
@@ -170,10 +175,10 @@ public struct CompiledExpression: Sendable {
         storage.evaluation(context)
     }
 
-    /// Evaluates a bool expression: true only for `.bool(true)`.
+    /// Evaluates a bool expression: true only for `.bool(true)`. A `bool` expression's
+    /// logic runs without building values.
     public func evaluateBool(_ context: any EvaluationContext) -> Bool {
-        if case .bool(true) = storage.evaluation(context) { return true }
-        return false
+        storage.truth(context)
     }
 
     /// This expression's evaluator as a plain pointer (see `UnownedExpression`).
@@ -196,8 +201,7 @@ public struct UnownedExpression: @unchecked Sendable {
     /// See `CompiledExpression.evaluateBool(_:)`.
     @inline(__always)
     public func evaluateBool(_ context: any EvaluationContext) -> Bool {
-        if case .bool(true) = evaluate(context) { return true }
-        return false
+        storage._withUnsafeGuaranteedRef { $0.truth(context) }
     }
 }
 
@@ -231,7 +235,8 @@ public enum ExpressionCompiler {
         return CompiledExpression(
             source: scalar.value, span: span, type: checked.type,
             referencedPaths: checker.paths, requiredPaths: checker.requiredPaths,
-            evaluation: ExpressionEvaluator.compile(checked.expression, slots: environment.slots))
+            evaluation: ExpressionEvaluator.compile(checked.expression, slots: environment.slots),
+            truth: checked.type == .bool ? ExpressionEvaluator.compileBool(checked.expression, slots: environment.slots) : nil)
     }
 
     /// Parses and checks `text` as if it were a plain YAML scalar starting at `start`

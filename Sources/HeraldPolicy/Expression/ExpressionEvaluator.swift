@@ -3,6 +3,10 @@ import HeraldSyntax
 /// A compiled expression step: reads what it needs from the context and returns a value.
 typealias ExpressionEvaluation = @Sendable (any EvaluationContext) -> Value
 
+/// A compiled boolean expression: conditions (eligibility, suppression, `requires`) are
+/// evaluated to a `Bool` directly, with no `Value` built for the logic between their reads.
+typealias BoolEvaluation = @Sendable (any EvaluationContext) -> Bool
+
 /// Compiles a `TypedExpression` into nested closures, once, so evaluating it is a walk of
 /// direct calls with no tree interpretation and no allocation beyond the values read.
 ///
@@ -101,6 +105,67 @@ enum ExpressionEvaluator {
             return { .int($0.sent(target, within: window)) }
         case .sentWithStatuses(let target, let window, let statuses):
             return { .int($0.sent(target, within: window, statuses: statuses)) }
+        }
+    }
+
+    /// Compiles a `bool` expression to a closure that returns its truth (`.bool(true)` is
+    /// true, anything else, absent values included, false): the same answer as
+    /// `compile(expression)(context).isTrue`, without building values for `!`, `&&`, `||`,
+    /// comparisons and `in`. Other nodes evaluate through `compile`.
+    static func compileBool(_ expression: TypedExpression, slots: [[String]: Int] = [:]) -> BoolEvaluation {
+        let bool = { (e: TypedExpression) in Self.compileBool(e, slots: slots) }
+        switch expression {
+        case .constant(let value):
+            let truth = value.isTrue
+            return { _ in truth }
+        case .read(let path):
+            if let slot = slots[path] { return { $0.value(slot: slot, path: path)?.isTrue ?? false } }
+            return { $0.value(at: path)?.isTrue ?? false }
+        case .not(let operand):
+            let f = bool(operand)
+            return { !f($0) }
+        case .and(let l, let r):
+            let a = bool(l), b = bool(r)
+            return { a($0) && b($0) }
+        case .or(let l, let r):
+            let a = bool(l), b = bool(r)
+            return { a($0) || b($0) }
+        case .compare(.equal, let l, let r):
+            let a = compile(l, slots: slots), b = compile(r, slots: slots)
+            return { context in
+                let x = a(context)
+                if case .null = x { return false }
+                let y = b(context)
+                if case .null = y { return false }
+                return Value.same(x, y)
+            }
+        case .compare(.notEqual, let l, let r):
+            let a = compile(l, slots: slots), b = compile(r, slots: slots)
+            return { context in
+                let x = a(context)
+                if case .null = x { return false }
+                let y = b(context)
+                if case .null = y { return false }
+                return !Value.same(x, y)
+            }
+        case .member(let element, list: .constant(.list(let items))):
+            let e = compile(element, slots: slots)
+            // A constant list of strings (`user.tier in ['free', 'pro']`) is searched as strings.
+            let strings = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
+            if strings.count == items.count {
+                return { context in
+                    guard case .string(let s) = e(context) else { return false }
+                    return strings.contains(s)
+                }
+            }
+            return { context in
+                let x = e(context)
+                if case .null = x { return false }
+                return items.contains { Value.same($0, x) }
+            }
+        default:
+            let f = compile(expression, slots: slots)
+            return { f($0).isTrue }
         }
     }
 

@@ -40,7 +40,23 @@ extension Value {
     }
 
     /// Only `.bool(true)` is true: an absent value counts as false in logic.
-    var isTrue: Bool { self == .bool(true) }
+    @inline(__always)
+    var isTrue: Bool {
+        if case .bool(true) = self { return true }
+        return false
+    }
+
+    /// `==` with the common cases compared directly (the synthesized `==` goes through a
+    /// generic comparison of both payloads).
+    @inline(__always)
+    static func same(_ x: Value, _ y: Value) -> Bool {
+        switch (x, y) {
+        case (.int(let a), .int(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        default: x == y
+        }
+    }
 
     static func wrap(_ n: Int, as type: ValueType) -> Value {
         switch type {
