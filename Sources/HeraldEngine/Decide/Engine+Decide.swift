@@ -45,7 +45,7 @@ extension Engine {
         let prefs = preferences(request.prefs, errors: &errors)
         return withContext(request, table: table, prefs: prefs, ledger: ledger, now: now) { context in
             context.userID = convertFields(state: request.state, user: request.user, into: context.slots, errors: &errors)
-            return decide(context, params: request.params, errors: errors)
+            return decide(context, table: table, params: request.params, errors: errors)
         }
     }
 
@@ -85,7 +85,7 @@ extension Engine {
                     reuse.fields = Array(UnsafeBufferPointer(start: slots.base, count: fields.count))
                 }
             }
-            return decide(context, params: request.params, errors: errors)
+            return decide(context, table: table, params: request.params, errors: errors)
         }
     }
 
@@ -108,15 +108,16 @@ extension Engine {
 
     /// The rest of a decision once preferences and `state`/`user` are converted: the params,
     /// then the stages.
-    private func decide(_ context: RequestContext, params: JSON, errors: consuming [RequestError]) -> Result<Decision, RequestErrors> {
+    private func decide(_ context: RequestContext, table: TypeTable, params: JSON,
+                        errors: consuming [RequestError]) -> Result<Decision, RequestErrors> {
         var errors = errors
-        convertParams(params, table: context.table, into: context.paramSlots, errors: &errors)
+        convertParams(params, table: table, into: context.paramSlots, errors: &errors)
         guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
-        if let template = context.table.subjectTemplate {
+        if let template = table.subjectTemplate {
             let rendered = template.render(context, localDate: nil)
             if !rendered.isEmpty { context.renderedSubject = rendered }
         }
-        var run = DecisionRun(context: context)
+        var run = DecisionRun(context: context, table: table)
         return .success(run.execute())
     }
 }
@@ -192,9 +193,9 @@ struct DecisionRun {
     var keyDate = Int.min
     var cachedKey = ""
 
-    init(context: consuming RequestContext) {
+    init(context: consuming RequestContext, table: TypeTable) {
         engine = context.engine
-        table = context.table
+        self.table = table
         self.context = context
         ledger = context.ledger
         zone = context.prefs.zone

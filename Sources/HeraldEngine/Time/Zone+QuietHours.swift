@@ -20,15 +20,17 @@ extension Zone {
     public func deferOutOfQuietHours(_ instant: Int, _ quietHours: QuietHours) -> Int {
         let t = Zone.clamp(instant)
         if quietHours.isEmpty { return t }
-        let transitions = table.transitions
-        var i = table.segment(containing: t)
-        var from = t
-        while true {
-            let o = table.offsets[i]
-            let candidate = quietHours.firstQuietFreeLocal(atOrAfter: from + o) - o
-            if i == transitions.count || candidate < transitions[i] { return candidate }
-            from = transitions[i]
-            i += 1
+        return withTable { table in
+            let transitions = table.transitions
+            var i = table.segment(containing: t)
+            var from = t
+            while true {
+                let o = table.offsets[i]
+                let candidate = quietHours.firstQuietFreeLocal(atOrAfter: from + o) - o
+                if i == transitions.count || candidate < transitions[i] { return candidate }
+                from = transitions[i]
+                i += 1
+            }
         }
     }
 }

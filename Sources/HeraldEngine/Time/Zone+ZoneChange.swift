@@ -10,8 +10,9 @@ extension Zone {
     public func sameWallClock(_ instant: Int, from old: Zone) -> Int {
         let local = old.localSeconds(instant)
         let day = Zone.floorDiv(local, Zone.secondsPerDay) * Zone.secondsPerDay
-        return table.firstInstant(localFrom: local, below: day + Zone.secondsPerDay)
-            ?? table.firstInstant(localFrom: local, below: Zone.unbounded)
-            ?? Zone.supportedInstants.upperBound
+        return withTable { table in
+            table.firstInstant(localFrom: local, below: day + Zone.secondsPerDay)
+                ?? table.firstInstant(localFrom: local, below: Zone.unbounded)
+        } ?? Zone.supportedInstants.upperBound
     }
 }

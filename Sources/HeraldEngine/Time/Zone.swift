@@ -7,8 +7,19 @@
 /// The table covers 1969 through 2100 (`ZoneTable.coverage`); before and after it the
 /// nearest known offset holds. Instants are clamped to `Zone.supportedInstants` (±35 million
 /// years) so that absurd inputs give absurd answers instead of arithmetic traps.
-public struct Zone: Sendable, Hashable, CustomStringConvertible {
-    let table: ZoneTable
+public struct Zone: @unchecked Sendable, Hashable, CustomStringConvertible {
+    /// The zone's table, unretained: every table lives as long as the process
+    /// (`ZoneTableCache` keeps each table it builds and never removes one; UTC's is a
+    /// static), so a zone is plain data and copying or dropping one counts no reference.
+    /// Never make a `Zone` over a table that could be freed.
+    private let ref: Unmanaged<ZoneTable>
+
+    /// The table (a counted reference; hot paths use `withTable`).
+    var table: ZoneTable { ref.takeUnretainedValue() }
+
+    /// Runs `body` with the table borrowed (no reference counted).
+    @inline(__always)
+    func withTable<R>(_ body: (ZoneTable) -> R) -> R { ref._withUnsafeGuaranteedRef(body) }
 
     /// The zone for an IANA identifier, or nil when Foundation does not know it
     /// (`America/New_Yrok`) or it is an offset spelling (`GMT+5`).
@@ -17,20 +28,23 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     /// are a locked dictionary lookup.
     public init?(identifier: String) {
         guard let table = ZoneTableCache.shared.table(for: identifier) else { return nil }
-        self.table = table
+        ref = .passUnretained(table)
     }
 
     /// Coordinated Universal Time.
-    public static let utc = Zone(table: ZoneTable(identifier: "UTC", transitions: [], offsets: [0]))
+    public static let utc = Zone(table: utcTable)
+    /// UTC's table, kept alive by this static (see `ref`).
+    private static let utcTable = ZoneTable(identifier: "UTC", transitions: [], offsets: [0])
 
-    init(table: ZoneTable) { self.table = table }
+    /// A zone over `table`, which must live as long as the process (see `ref`).
+    init(table: ZoneTable) { ref = .passUnretained(table) }
 
     /// The identifier as given to `init(identifier:)`.
     public var identifier: String { table.identifier }
 
     public var description: String { table.identifier }
 
-    public static func == (a: Zone, b: Zone) -> Bool { a.table === b.table || a.identifier == b.identifier }
+    public static func == (a: Zone, b: Zone) -> Bool { a.ref.toOpaque() == b.ref.toOpaque() || a.identifier == b.identifier }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
 
@@ -68,13 +82,13 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     /// The offset from UTC in force at `instant`, in seconds east of UTC.
     /// - Complexity: O(log n) in the number of transitions (a binary search of ~260 entries).
     @inline(__always)
-    public func offset(at instant: Int) -> Int { table.offset(at: instant) }
+    public func offset(at instant: Int) -> Int { withTable { $0.offset(at: instant) } }
 
     /// Local seconds since 1970-01-01T00:00 local: the wall clock as one number.
     @inline(__always)
     func localSeconds(_ instant: Int) -> Int {
         let t = Zone.clamp(instant)
-        return t + table.offset(at: t)
+        return t + withTable { $0.offset(at: t) }
     }
 
     /// The local date, time of day, second and weekday of `instant`.
@@ -102,7 +116,7 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     ///   (Pacific/Apia skipped 2011-12-30 entirely).
     public func occurrence(of time: Int, on date: Int) -> Int? {
         let day = Zone.clamp(date: date) * Zone.secondsPerDay
-        return table.firstInstant(localFrom: day + Zone.clamp(time: time) * 60, below: day + Zone.secondsPerDay)
+        return withTable { $0.firstInstant(localFrom: day + Zone.clamp(time: time) * 60, below: day + Zone.secondsPerDay) }
     }
 
     /// The next occurrence of wall-clock `time` at or after `instant` ("at reminder time"):
@@ -132,6 +146,6 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     /// always exist.
     func dayBoundary(_ date: Int) -> Int {
         let from = Zone.clamp(date: date) * Zone.secondsPerDay
-        return table.firstInstant(localFrom: from, below: Zone.unbounded) ?? Zone.supportedInstants.upperBound
+        return withTable { $0.firstInstant(localFrom: from, below: Zone.unbounded) } ?? Zone.supportedInstants.upperBound
     }
 }
