@@ -137,10 +137,12 @@ public struct CompiledExpression: Sendable {
         /// (`ExpressionEvaluator.compileBool`); else `evaluation`'s `.isTrue`.
         let truth: BoolEvaluation
 
+        /// `truth` is not optional: a closure kept in an optional is stored maximally
+        /// abstracted, and calling it would go through two reabstraction thunks.
         init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
              requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation,
-             truth: BoolEvaluation? = nil) {
-            self.truth = truth ?? { evaluation($0).isTrue }
+             truth: @escaping BoolEvaluation) {
+            self.truth = truth
             self.source = source
             self.span = span
             self.type = type
@@ -153,11 +155,11 @@ public struct CompiledExpression: Sendable {
     /// An expression that evaluates to `.null` (for callers that need a placeholder).
     public init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]]) {
         self.init(source: source, span: span, type: type, referencedPaths: referencedPaths,
-                  requiredPaths: referencedPaths, evaluation: { _ in .null })
+                  requiredPaths: referencedPaths, evaluation: { _ in .null }, truth: { _ in false })
     }
 
     init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
-         requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation, truth: BoolEvaluation? = nil) {
+         requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation, truth: @escaping BoolEvaluation) {
         storage = Storage(source: source, span: span, type: type, referencedPaths: referencedPaths,
                           requiredPaths: requiredPaths, evaluation: evaluation, truth: truth)
     }
@@ -232,11 +234,17 @@ public enum ExpressionCompiler {
         }
         diagnostics.append(contentsOf: checker.diagnostics)
         guard let checked, checker.diagnostics.isEmpty else { return nil }
+        let evaluation = ExpressionEvaluator.compile(checked.expression, slots: environment.slots)
+        let truth: BoolEvaluation
+        if checked.type == .bool {
+            truth = ExpressionEvaluator.compileBool(checked.expression, slots: environment.slots)
+        } else {
+            truth = { context in evaluation(context).isTrue }
+        }
         return CompiledExpression(
             source: scalar.value, span: span, type: checked.type,
             referencedPaths: checker.paths, requiredPaths: checker.requiredPaths,
-            evaluation: ExpressionEvaluator.compile(checked.expression, slots: environment.slots),
-            truth: checked.type == .bool ? ExpressionEvaluator.compileBool(checked.expression, slots: environment.slots) : nil)
+            evaluation: evaluation, truth: truth)
     }
 
     /// Parses and checks `text` as if it were a plain YAML scalar starting at `start`
