@@ -219,7 +219,9 @@ public struct Decision: Sendable, Equatable {
         var subject: String?
         /// Set: the table-backed fields are these values, and `derived` is `.none`.
         var explicit: Explicit?
-        var derived: EngineFields
+        /// Written in place while the engine renders a new decision (`renderNotification`),
+        /// which is its only holder then; no access overlaps another.
+        @exclusivity(unchecked) var derived: EngineFields
 
         init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: String?, batch: Batch?,
              cap: String?, subject: String?, explicit: Explicit?, derived: consuming EngineFields) {
@@ -239,7 +241,7 @@ public struct Decision: Sendable, Equatable {
         /// from where the run kept them).
         init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
              batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
-             usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool, rendered: consuming Notification,
+             usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool,
              records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord], details: consuming [TraceText],
              facts: consuming TraceFacts) {
             self.action = action
@@ -252,7 +254,7 @@ public struct Decision: Sendable, Equatable {
             self.subject = subject
             explicit = nil
             derived = EngineFields(table: table, channelIndex: channelIndex, usedFallback: usedFallback, ruleCitation: rule,
-                                   notifies: notifies, rendered: rendered,
+                                   notifies: notifies, rendered: Notification(),
                                    log: TraceLog(records: TraceRecords(), details: details, facts: facts))
             // Written in place: the records are copied once, from where the run kept them.
             derived.log.records.assign(records, more: moreRecords)
@@ -300,13 +302,19 @@ public struct Decision: Sendable, Equatable {
     /// when asked.
     init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
          batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
-         usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool, rendered: consuming Notification,
+         usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool,
          records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord], details: consuming [TraceText],
          facts: consuming TraceFacts) {
         storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,
                           batch: batch, cap: cap, subject: subject, table: table, channelIndex: channelIndex,
-                          usedFallback: usedFallback, rule: rule, notifies: notifies, rendered: rendered,
+                          usedFallback: usedFallback, rule: rule, notifies: notifies,
                           records: records, moreRecords: moreRecords, details: details, facts: facts)
+    }
+
+    /// Writes the notification parts the engine renders for this request into a decision it
+    /// has just made, in place (rendering straight into the storage copies no notification).
+    mutating func renderNotification(_ render: (inout Notification) -> Void) {
+        render(&unique().derived.rendered)
     }
 
     public static func == (a: Decision, b: Decision) -> Bool {

@@ -295,13 +295,14 @@ struct DecisionRun {
         swap(&details, &self.details)
         var facts = TraceFacts(zone: self.facts.zone)
         swap(&facts, &self.facts)
-        let rendered = rendering ? notification() : Decision.Notification()
         let records = context.records
-        return Decision(action: action, reason: reason, deliverAt: deliverAt,
-                        utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
-                        subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : nil,
-                        usedFallback: usedFallback, rule: rule, notifies: rendering, rendered: rendered,
-                        records: records.first, moreRecords: records.more, details: details, facts: facts)
+        var decision = Decision(action: action, reason: reason, deliverAt: deliverAt,
+                                utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
+                                subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : nil,
+                                usedFallback: usedFallback, rule: rule, notifies: rendering,
+                                records: records.first, moreRecords: records.more, details: details, facts: facts)
+        if rendering { decision.renderNotification { render(into: &$0) } }
+        return decision
     }
 
     /// The rule a verdict's decision cites: its citation when it has a place in the YAML

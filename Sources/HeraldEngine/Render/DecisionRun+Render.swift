@@ -147,17 +147,18 @@ extension DecisionRun {
     /// `notification`: copy from templates with placeholders, a link with request bindings,
     /// and the badge. The rest (literal copy, a static link, a literal or absent thread id,
     /// the interruption level) the decision reads from the table (`EngineFields`).
-    mutating func notification() -> Decision.Notification {
+    mutating func render(into notification: inout Decision.Notification) {
         let instant = deliverAt
-        var link: String?
         if table.staticLink == nil, let typeLink = table.type.link, let url = table.linkURL {
             let engine = engine, context = context
-            link = Engine.renderLink(typeLink, url: url) { engine.renderValue($0, context: context, localDate: instant) }
+            notification.link = Engine.renderLink(typeLink, url: url) { engine.renderValue($0, context: context, localDate: instant) }
         }
-        return Decision.Notification(
-            title: dynamic(table.copyTitle, at: instant), subtitle: dynamic(table.copySubtitle, at: instant),
-            body: dynamic(table.copyBody, at: instant), lockscreen: dynamic(table.copyLockscreen, at: instant), link: link,
-            threadId: dynamic(table.threadIdTemplate, at: instant), badge: engine.badge(context))
+        notification.title = dynamic(table.copyTitle, at: instant)
+        notification.subtitle = dynamic(table.copySubtitle, at: instant)
+        notification.body = dynamic(table.copyBody, at: instant)
+        notification.lockscreen = dynamic(table.copyLockscreen, at: instant)
+        notification.threadId = dynamic(table.threadIdTemplate, at: instant)
+        notification.badge = engine.badge(context)
     }
 
     /// A template of the type rendered for this request; nil when it has no placeholder (the
