@@ -70,12 +70,9 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
 
     deinit {
         withUnsafeMutablePointers { fields, values in
-            // Only strings and lists own memory; the rest are left as they are.
-            for index in 0 ..< fields.pointee.slotCount {
-                switch values[index] {
-                case .string, .list: (values + index).deinitialize(count: 1)
-                default: break
-                }
+            // Only values that hold a reference need destroying; the rest are left as they are.
+            for index in 0 ..< fields.pointee.slotCount where values[index].holdsReference {
+                (values + index).deinitialize(count: 1)
             }
         }
     }
