@@ -16,8 +16,14 @@ extension Zone {
             let d = Swift.min(Swift.max(duration, 0), t - Zone.supportedInstants.lowerBound + 1)
             return (t - d + 1) ..< (t + 1)
         case .day:
-            let date = windowDate(of: t)
-            return dayBoundary(date) ..< dayBoundary(date + 1)
+            // `windowDate` without computing the next boundary twice.
+            var date = localDate(of: t)
+            var next = dayBoundary(date + 1)
+            while next <= t {
+                date += 1
+                next = dayBoundary(date + 1)
+            }
+            return dayBoundary(date) ..< next
         case .week:
             let date = windowDate(of: t)
             return dayBoundary(date - 6) ..< dayBoundary(date + 1)

@@ -34,7 +34,7 @@ extension Value {
     /// Whether the value holds a reference (a string's or a list's storage). One that does
     /// not can be overwritten or left behind without being destroyed, which the engine's
     /// request context relies on. Exhaustive on purpose: a new case must say.
-    package var holdsReference: Bool {
+    @inlinable package var holdsReference: Bool {
         switch self {
         case .string, .list: true
         case .bool, .int, .duration, .instant, .time, .date, .weekday, .null: false
