@@ -27,6 +27,19 @@ var timed: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallCloc
 var slow: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
                                    warmupIterations: 1, maxDuration: .seconds(2), maxIterations: 200) }
 
+/// What a compiled bundle keeps: each iteration loads, compiles and validates a bundle and
+/// builds its engine, which is then kept past the measured region, so the net unfreed bytes
+/// (`memoryLeakedBytes`, the malloc interposer's count) are the engine's with its bundle.
+var memory: Benchmark.Configuration { Benchmark.Configuration(metrics: [.memoryLeakedBytes, .mallocFreeDelta],
+                                     warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 10) }
+
+/// Engines kept alive after their benchmark's measured region (see `memory`).
+final class KeptEngines: @unchecked Sendable {
+    var engines: [Engine] = []
+    init() { engines.reserveCapacity(64) }
+}
+let keptEngines = KeptEngines()
+
 /// One decide benchmark per history size, both with the per-call index (`decide(_:now:)`) and
 /// with the service's prebuilt index (`decide(_:ledger:now:)`).
 func decideBenchmarks(_ label: String, engine: @escaping @Sendable () -> Engine,
@@ -145,6 +158,26 @@ let benchmarks: @Sendable () -> Void = {
             for name in Repo.bundles { blackHole(Validator.validate(Repo.policy(name))) }
         }
     }
+    // MARK: Memory of a compiled bundle
+    for name in Repo.bundles {
+        Benchmark("memory compiled \(name)", configuration: memory) { benchmark in
+            for _ in benchmark.scaledIterations {
+                keptEngines.engines.append(Engine(bundle: Fixtures.bundle(Repo.policy(name))))
+            }
+        } teardown: {
+            keptEngines.engines.removeAll(keepingCapacity: true)
+        }
+    }
+    Benchmark("memory compiled generated n=10000", configuration: memory) { (benchmark: Benchmark, path: String) in
+        for _ in benchmark.scaledIterations {
+            keptEngines.engines.append(Engine(bundle: Fixtures.bundle(path)))
+        }
+    } setup: {
+        Fixtures.generatedBundle(types: 10_000).path
+    } teardown: {
+        keptEngines.engines.removeAll(keepingCapacity: true)
+    }
+
     for types in [1_000, 10_000] {
         Benchmark("validate generated n=\(types)", configuration: timed) { (benchmark: Benchmark, path: String) in
             for _ in benchmark.scaledIterations { blackHole(Validator.validate(path)) }
