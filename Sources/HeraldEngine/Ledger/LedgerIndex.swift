@@ -190,7 +190,9 @@ public struct LedgerIndex: Sendable {
 
     /// See `id(of:)`; the key's hash is already computed.
     func id(of key: LedgerScope.Key) -> ScopeID? {
-        storage.ids[key].map(ScopeID.init(raw:))
+        // The global scope is always id 0 (interned first), the one most caps count.
+        if case .global = key.scope { return ScopeID(raw: 0) }
+        return storage.ids[key].map(ScopeID.init(raw:))
     }
 
     /// The id of `scope`, creating an empty one if needed.
