@@ -237,26 +237,18 @@ public struct Decision: Sendable, Equatable {
             self.derived = derived
         }
 
-        /// An engine's decision, its fields built in place (the trace records are copied once,
-        /// from where the run kept them).
-        init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
-             batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
-             usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool,
-             records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord], details: consuming [TraceText],
-             facts: consuming TraceFacts) {
-            self.action = action
-            self.reason = reason
-            self.deliverAt = deliverAt
-            self.utcOffset = utcOffset
-            self.key = key
-            self.batch = batch
-            self.cap = cap
-            self.subject = subject
-            explicit = nil
-            derived = EngineFields(table: table, channelIndex: channelIndex, usedFallback: usedFallback, ruleCitation: rule,
-                                   notifies: notifies, rendered: Notification(),
-                                   log: TraceLog(records: TraceRecords(), details: details, facts: facts))
-            // Written in place: the records are copied once, from where the run kept them.
+        /// An engine's decision: its fields, then the trace records copied in place, once,
+        /// from where the run kept them.
+        convenience init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
+                         batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
+                         usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool,
+                         records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord],
+                         details: consuming [TraceText], facts: consuming TraceFacts) {
+            self.init(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key, batch: batch,
+                      cap: cap, subject: subject, explicit: nil,
+                      derived: EngineFields(table: table, channelIndex: channelIndex, usedFallback: usedFallback,
+                                            ruleCitation: rule, notifies: notifies, rendered: Notification(),
+                                            log: TraceLog(records: TraceRecords(), details: details, facts: facts)))
             derived.log.records.assign(records, more: moreRecords)
         }
 

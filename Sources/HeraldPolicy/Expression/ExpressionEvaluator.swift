@@ -130,23 +130,15 @@ enum ExpressionEvaluator {
         case .or(let l, let r):
             let a = bool(l), b = bool(r)
             return { a($0) || b($0) }
-        case .compare(.equal, let l, let r):
-            let a = compile(l, slots: slots), b = compile(r, slots: slots)
+        case .compare(let op, let l, let r) where op == .equal || op == .notEqual:
+            // An absent side makes both `==` and `!=` false.
+            let a = compile(l, slots: slots), b = compile(r, slots: slots), equal = op == .equal
             return { context in
                 let x = a(context)
                 if case .null = x { return false }
                 let y = b(context)
                 if case .null = y { return false }
-                return Value.same(x, y)
-            }
-        case .compare(.notEqual, let l, let r):
-            let a = compile(l, slots: slots), b = compile(r, slots: slots)
-            return { context in
-                let x = a(context)
-                if case .null = x { return false }
-                let y = b(context)
-                if case .null = y { return false }
-                return !Value.same(x, y)
+                return Value.same(x, y) == equal
             }
         case .member(let element, list: .constant(.list(let items))):
             let e = compile(element, slots: slots)
