@@ -86,8 +86,6 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     var core: EngineCore { fields.pointee.core }
     var table: TypeTable { fields.pointee.table }
     var engine: Engine { Engine(core: fields.pointee.core) }
-    /// The request being decided.
-    var request: DecisionRequest { _read { yield fields.pointee.request.pointee } }
     /// The trigger instant (`trigger.at`).
     var at: Int { fields.pointee.request.pointee.at }
     var now: Int { fields.pointee.now }
