@@ -102,16 +102,16 @@ extension DecisionRun {
     mutating func idempotencyKey(at instant: Int) -> String {
         let date = zone.localDate(of: instant)
         if keyDate == date { return cachedKey }
-        cachedKey = buildKey(at: instant)
+        cachedKey = buildKey(at: instant, localDate: date)
         keyDate = date
         return cachedKey
     }
 
-    private mutating func buildKey(at instant: Int) -> String {
+    /// The key for delivery at `instant`, whose local date is `days`.
+    private mutating func buildKey(at instant: Int, localDate days: Int) -> String {
         if let template = table.keyTemplate {
             return template.render(context, localDate: instant)
         }
-        let days = zone.localDate(of: instant)
         return borrowing { table, context in
             Self.defaultKey(type: table.type.id, subject: context.subject ?? context.userID, days: days)
         }
