@@ -392,10 +392,9 @@ final class CapPlan: Sendable {
     /// The cap's fields the caps stage reads on every decision, copied out once so the stage
     /// never copies the whole `Cap`.
     let id: String
-    let max: CapLimit?
-    /// `max` when it is a number.
+    /// The cap's `max` when it is a number.
     let fixedMax: Int?
-    /// `max` when it is an expression, evaluated through the one `cap` keeps.
+    /// The cap's `max` when it is an expression, evaluated through the one `cap` keeps.
     let maxEval: UnownedExpression?
     let per: CapWindow?
     let cooldown: Int?
@@ -404,7 +403,6 @@ final class CapPlan: Sendable {
     init(cap: Cap, fixedScopes: [LedgerScope]?) {
         self.cap = cap
         id = cap.id
-        max = cap.max
         switch cap.max {
         case .fixed(let n)?:
             fixedMax = n

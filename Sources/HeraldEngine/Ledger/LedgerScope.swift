@@ -62,9 +62,9 @@ extension LedgerScope {
 /// read in place, with no hashing and no copy of a key.
 struct ScopeTable: Sendable {
     private var keys: [LedgerScope.Key?]
-    /// Per place: the key's hash, or `0` for an empty place (a key whose hash is 0 is
-    /// stored with `used` set, so 0 alone does not mean empty).
+    /// Per place: its key's hash (meaningful where `used`), compared before the key itself.
     private var hashes: [Int]
+    /// Per place: it holds a key (`keys[i] != nil`, kept apart so probing reads no key).
     private var used: [Bool]
     private var ids: [Int]
     private(set) var count = 0

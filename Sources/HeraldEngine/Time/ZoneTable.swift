@@ -143,7 +143,8 @@ extension ZoneTable {
 }
 
 /// Process-wide cache of built tables: each zone is built once and kept for the life of the
-/// process (a table is never removed, so a reference to one never dangles).
+/// process (a table is never removed, so a reference to one never dangles; `Zone` relies on
+/// this and holds its table unretained).
 ///
 /// Deciding looks a zone up per request, so the found tables are also published in a
 /// fixed open-addressed array of atomic slots, read without a lock: a hit is a hash of the
