@@ -2,8 +2,9 @@ import Testing
 import Foundation
 @testable import HeraldSyntax
 
-/// Sweeps the YAML project's own conformance suite (`../shared/yaml-test-suite/`, one folder
-/// per case with `in.yaml`, plus a file `error` where the input is invalid): every case must
+/// Sweeps the YAML project's own conformance suite, carried in the repository at
+/// `Tests/Fixtures/yaml-test-suite/` (its MIT `LICENSE` beside it; one folder per case with
+/// `in.yaml`, plus a file `error` where the input is invalid): every case must
 /// load or give a diagnostic, never crash or hang, and every `error` case must give an error.
 @Suite("yaml-test-suite sweep")
 struct YAMLTestSuiteTests {
@@ -18,11 +19,8 @@ struct YAMLTestSuiteTests {
 
     static func suiteDirectory() -> URL? {
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        for candidate in ["../shared/yaml-test-suite", "../../shared/yaml-test-suite", "shared/yaml-test-suite"] {
-            let url = repo.appendingPathComponent(candidate).standardizedFileURL
-            if FileManager.default.fileExists(atPath: url.path) { return url }
-        }
-        return nil
+        let url = repo.appendingPathComponent("Tests/Fixtures/yaml-test-suite").standardizedFileURL
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
     /// Every folder holding an `in.yaml` (some cases nest numbered sub-cases).
@@ -48,7 +46,7 @@ struct YAMLTestSuiteTests {
 
     @Test func everyCaseLoadsOrGivesADiagnostic() throws {
         guard let root = Self.suiteDirectory() else {
-            Issue.record("yaml-test-suite not found beside the repository (expected ../shared/yaml-test-suite)")
+            Issue.record("yaml-test-suite fixtures missing (expected Tests/Fixtures/yaml-test-suite in the repository)")
             return
         }
         let all = Self.cases(in: root)
