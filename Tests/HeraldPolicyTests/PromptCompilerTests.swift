@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func theSeedBundlesCompileTheirPromptRules() throws {
-        for (app, ids) in [("handz", ["guest-mode", "mid-flow", "no-value-loop", "free-needs-plan", "not-now"]),
+        for (app, ids) in [("handz", ["guest-mode", "mid-flow", "no-value-loop", "not-now"]),
                            ("rin", ["during-onboarding", "no-first-value"]), ("kwilt", ["no-intent"])] {
             let result = Validator.validate(CompilerTestSupport.repoRoot + "/policies/" + app, lints: false)
             let bundle = try #require(result.bundle, "\(app) does not validate")
