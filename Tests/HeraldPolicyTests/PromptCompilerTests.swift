@@ -163,7 +163,9 @@ import Testing
 
     @Test func theSeedBundlesCompileTheirPromptRules() throws {
         for (app, ids) in [("handz", ["guest-mode", "mid-flow", "no-value-loop", "not-now"]),
-                           ("rin", ["during-onboarding", "no-first-value"]), ("kwilt", ["no-intent"])] {
+                           ("rin", ["during-onboarding", "no-first-value"]), ("kwilt", ["no-intent"]),
+                           ("urbannest", ["no-push-enable"]),
+                           ("crescender", ["no-toggle-enabled", "category-while-global-on"])] {
             let result = Validator.validate(CompilerTestSupport.repoRoot + "/policies/" + app, lints: false)
             let bundle = try #require(result.bundle, "\(app) does not validate")
             #expect(bundle.prompt.wait.map(\.id) == ids)
