@@ -29,6 +29,13 @@ public struct PolicyTestCase: Sendable {
     /// Request fields shared by every step (`history` is the starting ledger).
     public var given: JSON
     public var steps: [Step]
+    /// The errors that make this entry invalid (an unknown key, a malformed instant, a
+    /// duplicate name, …), in file order. An invalid test does not run; it counts as failed and
+    /// is reported in its place with these diagnostics.
+    public var problems: [Diagnostic]
+
+    /// Whether the entry was read without errors and can run.
+    public var isValid: Bool { problems.isEmpty }
 
     public struct Step: Sendable {
         /// The trigger's request fields (`type`, `at`, `params`, `subject`, and any override).
@@ -40,11 +47,12 @@ public struct PolicyTestCase: Sendable {
         public var isPrompt = false
     }
 
-    public init(name: String, span: SourceSpan, given: JSON, steps: [Step]) {
+    public init(name: String, span: SourceSpan, given: JSON, steps: [Step], problems: [Diagnostic] = []) {
         self.name = name
         self.span = span
         self.given = given
         self.steps = steps
+        self.problems = problems
     }
 }
 
@@ -76,7 +84,11 @@ public struct Expectation: Sendable {
 /// Every test of one bundle, with the problems found reading them.
 public struct PolicyTestSuite: Sendable {
     public var directory: String
+    /// Every test entry in file order, invalid ones included (see `PolicyTestCase.problems`);
+    /// a test file that could not be read into entries at all is one invalid entry.
     public var cases: [PolicyTestCase]
+    /// Everything found reading the test files: the problems of every entry, and warnings
+    /// (`H0606` no tests) that belong to no entry.
     public var diagnostics: Diagnostics
     /// The test files read, by diagnostic path.
     public var sources: [String: SourceFile]

@@ -3,8 +3,12 @@ import HeraldEngine
 import Foundation
 
 /// Reads `<policy-dir>/tests/*.yaml` into test cases, strictly: unknown keys, wrong shapes,
-/// duplicate names and `when`/`then` lists of different lengths are diagnostics (H06xx) at
-/// their line and column.
+/// duplicate names, `when`/`then` lists of different lengths and instants without a UTC offset
+/// are diagnostics (H06xx) at their line and column.
+///
+/// A test entry with such an error is kept, as an invalid case carrying its diagnostics
+/// (`PolicyTestCase.problems`), so that it counts as failed in its place instead of silently
+/// leaving the totals; a file that cannot be read into entries at all is one invalid case.
 public enum PolicyTestLoader {
     static let testKeys = ["name", "description", "given", "when", "then"]
     /// Request fields a `given` or `when` may set (the decision request's own names).
@@ -42,43 +46,81 @@ public enum PolicyTestLoader {
         if cases.isEmpty && !diagnostics.hasErrors {
             diagnostics.warning(.testNoTests, "no tests in `\(testsDir)`", at: nil)
         }
-        var seen: [String: SourceSpan] = [:]
-        for test in cases {
-            if let first = seen[test.name] {
-                diagnostics.error(.testDuplicateName, "two tests are named `\(test.name)`", at: test.span,
-                                  notes: [Diagnostic.Note("the first is here", span: first)])
-            } else {
-                seen[test.name] = test.span
-            }
-        }
+        markDuplicateNames(&cases, diagnostics: &diagnostics)
         return PolicyTestSuite(directory: directory, cases: cases, diagnostics: diagnostics, sources: sources)
     }
 
-    /// Parses one test file.
+    /// H0603 on every test named like one before it (across the bundle's files): the later
+    /// one becomes invalid, with a note pointing at the first. An entry already invalid is
+    /// left as it is (it fails anyway; two unnamed entries are both `(test 1)` in their files).
+    static func markDuplicateNames(_ cases: inout [PolicyTestCase], diagnostics: inout Diagnostics) {
+        var seen: [String: SourceSpan] = [:]
+        for index in cases.indices {
+            let test = cases[index]
+            if let first = seen[test.name], test.isValid {
+                let duplicate = Diagnostic(.testDuplicateName, "two tests are named `\(test.name)`", at: test.span,
+                                           notes: [Diagnostic.Note("the first is here", span: first)])
+                diagnostics.append(duplicate)
+                cases[index].problems.append(duplicate)
+                cases[index].steps = []
+            } else if seen[test.name] == nil {
+                seen[test.name] = test.span
+            }
+        }
+    }
+
+    /// Parses one test file: every entry of its `tests:` list in order, invalid ones included,
+    /// preceded by one invalid case named `(file <name>)` when the file itself has errors
+    /// outside any entry (YAML errors, an unknown top-level key, `tests` not a list).
     public static func parse(_ file: SourceFile, diagnostics: inout Diagnostics) -> [PolicyTestCase] {
-        let read = YAMLReader.read(file)
-        diagnostics.append(contentsOf: read.diagnostics)
-        guard !read.diagnostics.hasErrors, let root = read.root else { return [] }
-        guard let top = root.mapping else {
-            diagnostics.error(.testFileStructure, "a test file is a mapping with a `tests:` list", at: root.span)
-            return []
-        }
+        var fileProblems = Diagnostics()
         var cases: [PolicyTestCase] = []
-        for pair in top {
-            guard pair.key.value == "tests" else {
-                diagnostics.error(.testUnknownKey, "unknown key `\(pair.key.value)` in a test file", at: pair.key.span,
-                                  suggestion: Suggestions.closest(to: pair.key.value, in: ["tests"]))
-                continue
-            }
-            guard let items = pair.value.sequence else {
-                diagnostics.error(.testFileStructure, "`tests` must be a list of tests", at: pair.value.span)
-                continue
-            }
-            for item in items {
-                if let test = parseCase(item, diagnostics: &diagnostics) { cases.append(test) }
+        let read = YAMLReader.read(file)
+        fileProblems.append(contentsOf: read.diagnostics)
+        if !read.diagnostics.hasErrors, let root = read.root {
+            if let top = root.mapping {
+                var number = 0
+                for pair in top {
+                    guard pair.key.value == "tests" else {
+                        fileProblems.error(.testUnknownKey, "unknown key `\(pair.key.value)` in a test file", at: pair.key.span,
+                                           suggestion: Suggestions.closest(to: pair.key.value, in: ["tests"]))
+                        continue
+                    }
+                    guard let items = pair.value.sequence else {
+                        fileProblems.error(.testFileStructure, "`tests` must be a list of tests", at: pair.value.span)
+                        continue
+                    }
+                    for item in items {
+                        number += 1
+                        cases.append(entry(item, number: number, diagnostics: &diagnostics))
+                    }
+                }
+            } else {
+                fileProblems.error(.testFileStructure, "a test file is a mapping with a `tests:` list", at: root.span)
             }
         }
-        return cases
+        diagnostics.append(contentsOf: fileProblems)
+        let errors = fileProblems.items.filter { $0.severity == .error }
+        guard !errors.isEmpty else { return cases }
+        let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+        let start = SourceLocation(path: file.path, line: 1, column: 1)
+        let whole = PolicyTestCase(name: "(file \(name))", span: errors[0].span ?? SourceSpan(start: start, end: start),
+                                   given: .object([]), steps: [], problems: errors)
+        return [whole] + cases
+    }
+
+    /// One entry of a `tests:` list: the test, or an invalid case carrying the errors found in
+    /// it (named `(test <n>)` when it has no usable name).
+    static func entry(_ node: YAMLNode, number: Int, diagnostics: inout Diagnostics) -> PolicyTestCase {
+        var problems = Diagnostics()
+        let parsed = parseCase(node, diagnostics: &problems)
+        diagnostics.append(contentsOf: problems)
+        let errors = problems.items.filter { $0.severity == .error }
+        if let parsed, errors.isEmpty { return parsed }
+        let nameNode = node["name"]
+        let written = nameNode?.scalar?.value ?? ""
+        return PolicyTestCase(name: written.isEmpty ? "(test \(number))" : written, span: nameNode?.span ?? node.span,
+                              given: .object([]), steps: [], problems: errors)
     }
 
     static func parseCase(_ node: YAMLNode, diagnostics: inout Diagnostics) -> PolicyTestCase? {
@@ -138,7 +180,37 @@ public enum PolicyTestLoader {
                               suggestion: Suggestions.closest(to: pair.key.value, in: requestKeys))
             ok = false
         }
+        for pair in pairs where instantRequestKeys.contains(pair.key.value) {
+            if let problem = instantProblem(pair.value, field: pair.key.value, nullMeansAbsent: false) {
+                diagnostics.append(problem)
+                ok = false
+            }
+        }
         return ok ? YAMLJSON.json(node) : nil
+    }
+
+    /// Request fields that are instants.
+    static let instantRequestKeys: Set<String> = ["at", "now"]
+    /// `then` fields that are instants (`batch.flushAt` is checked inside `batch`).
+    static let instantDecisionKeys: Set<String> = ["deliverAt", "localDeliverAt"]
+
+    /// H0607 unless `node` is an RFC 3339 date-time with a UTC offset (`Z` or `±hh:mm`), or
+    /// (in `then`) null for "absent". An instant without an offset would be compared with the
+    /// decision's instant and fail confusingly ("expected 2026-03-10T23:00:00, got
+    /// 2026-03-10T23:00:00Z"), so it is a mistake in the test file, reported where it is written.
+    static func instantProblem(_ node: YAMLNode, field: String, nullMeansAbsent: Bool) -> Diagnostic? {
+        if nullMeansAbsent && node.isNull { return nil }
+        guard let text = node.scalar?.value, !node.isNull else {
+            return Diagnostic(.testInvalidInstant, "`\(field)` must be an instant like `2026-03-10T23:00:00-04:00`, not \(node.shapeDescription)",
+                              at: node.span)
+        }
+        if RFC3339.parse(text) != nil { return nil }
+        if RFC3339.parse(text + "Z") != nil {
+            return Diagnostic(.testInvalidInstant, "`\(field)` instant `\(text)` has no UTC offset", at: node.span,
+                              notes: [Diagnostic.Note("write the offset it is meant in, such as `\(text)-04:00`, or `\(text)Z` for UTC; `localTime` and `localDate` check the user's wall clock")])
+        }
+        return Diagnostic(.testInvalidInstant, "`\(field)` must be an RFC 3339 instant with a UTC offset, not `\(text)`", at: node.span,
+                          notes: [Diagnostic.Note("for example `2026-03-10T23:00:00-04:00` or `2026-03-11T03:00:00Z`")])
     }
 
     /// Whether a `when` is a prompt step (`prompt: true`); nil when it is written wrongly
@@ -171,6 +243,17 @@ public enum PolicyTestLoader {
             guard decisionKeys.contains(key) else {
                 diagnostics.error(.testUnknownKey, "unknown decision field `\(key)` in `then`", at: pair.key.span,
                                   suggestion: Suggestions.closest(to: key, in: decisionKeys))
+                ok = false
+                continue
+            }
+            if instantDecisionKeys.contains(key), let problem = instantProblem(pair.value, field: key, nullMeansAbsent: true) {
+                diagnostics.append(problem)
+                ok = false
+                continue
+            }
+            if key == "batch", let flushAt = pair.value["flushAt"],
+               let problem = instantProblem(flushAt, field: "batch.flushAt", nullMeansAbsent: true) {
+                diagnostics.append(problem)
                 ok = false
                 continue
             }

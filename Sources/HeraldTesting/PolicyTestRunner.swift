@@ -12,6 +12,19 @@ public struct PolicyTestResult: Sendable {
         public var actual: String
         /// The expectation's place in the test file.
         public var span: SourceSpan
+        /// Why the decision came out as it did, when `action` (or a prompt step's `prompt`)
+        /// or `reason` differs: `reason opened_recently, rule opened-recently at
+        /// policies/handz/policy.yaml:40:7` — so the failure line says why without `explain`.
+        public var context: String?
+
+        public init(step: Int, field: String, expected: String, actual: String, span: SourceSpan, context: String? = nil) {
+            self.step = step
+            self.field = field
+            self.expected = expected
+            self.actual = actual
+            self.span = span
+            self.context = context
+        }
     }
 
     public var name: String
@@ -21,8 +34,10 @@ public struct PolicyTestResult: Sendable {
     public var decisions: [Decision]
     /// Every prompt decision made by prompt steps, in step order (for coverage).
     public var prompts: [PromptDecision] = []
+    /// The errors that made the test entry invalid: it did not run, and it failed.
+    public var problems: [Diagnostic] = []
 
-    public var passed: Bool { failures.isEmpty }
+    public var passed: Bool { failures.isEmpty && problems.isEmpty }
 }
 
 /// Runs policy tests against a decision function (normally `Engine.decide`).
@@ -56,6 +71,9 @@ public struct PolicyTestRunner: Sendable {
     }
 
     public func run(_ test: PolicyTestCase) -> PolicyTestResult {
+        guard test.isValid else {
+            return PolicyTestResult(name: test.name, span: test.span, failures: [], decisions: [], problems: test.problems)
+        }
         var failures: [PolicyTestResult.Failure] = []
         var decisions: [Decision] = []
         var prompts: [PromptDecision] = []
@@ -87,7 +105,8 @@ public struct PolicyTestRunner: Sendable {
                 for expectation in step.expectations {
                     if let mismatch = Self.check(expectation, against: actual) {
                         failures.append(.init(step: index, field: expectation.key, expected: mismatch.expected,
-                                              actual: mismatch.actual, span: expectation.span))
+                                              actual: mismatch.actual, span: expectation.span,
+                                              context: Self.context(for: expectation.key, of: actual)))
                     }
                 }
                 if let entry = Self.historyEntry(for: decision, subject: decision.subject ?? request.subject) { fedBack.append(entry) }
@@ -118,7 +137,7 @@ public struct PolicyTestRunner: Sendable {
             let failures = step.expectations.compactMap { expectation in
                 Self.check(expectation, against: actual).map {
                     PolicyTestResult.Failure(step: index, field: expectation.key, expected: $0.expected, actual: $0.actual,
-                                             span: expectation.span)
+                                             span: expectation.span, context: Self.context(for: expectation.key, of: actual))
                 }
             }
             return (decision, failures)
@@ -166,6 +185,25 @@ public struct PolicyTestRunner: Sendable {
     }
 
     struct Mismatch { var expected: String; var actual: String }
+
+    /// What decided, for a failed `action`/`prompt` (the reason, then the rule or cap with its
+    /// place) or `reason` (the rule or cap); nil for other fields, or when nothing is known.
+    static func context(for field: String, of decision: JSON) -> String? {
+        var parts: [String] = []
+        if field == "action" || field == "prompt", let reason = decision["reason"]?.stringValue {
+            parts.append("reason \(reason)")
+        }
+        guard !parts.isEmpty || field == "reason" else { return nil }
+        let rule = decision["rule"]?["id"]?.stringValue
+        if let rule {
+            let source = decision["rule"]?["source"]?.stringValue
+            parts.append("rule \(rule)" + (source.map { " at \($0)" } ?? ""))
+        }
+        if let cap = decision["cap"]?.stringValue, cap != rule {
+            parts.append("cap \(cap)")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
 
     static func check(_ expectation: Expectation, against decision: JSON) -> Mismatch? {
         let expected = expectation.expected

@@ -12,7 +12,10 @@ struct Test: ParsableCommand {
         abstract: "Run policy scenario tests (tests/*.yaml beside each policy).",
         discussion: """
             Each directory is a policy directory; its tests/ folder holds the scenario files \
-            (docs/testing.md). Prints one line per failing expectation, then `N passed, M failed`.
+            (docs/testing.md). Prints one line per failing expectation (with the reason and rule \
+            when `action` differs) and per problem of an invalid test, in test order, then \
+            `N passed, M failed`; an invalid test counts as failed. The full diagnostics of test \
+            files also go to standard error.
             Exit codes: 0 all passed, 1 a test failed or a bundle or test file is invalid, 64 bad usage.
             """
     )

@@ -28,6 +28,7 @@ import Testing
         "H0603": "policy test file, checked by HeraldTestingTests",
         "H0605": "policy test file, checked by HeraldTestingTests",
         "H0606": "policy test file, checked by HeraldTestingTests",
+        "H0607": "policy test file, checked by HeraldTestingTests and the `herald test` CLI tests",
     ]
 
     static let minimumFixtureCount = 40

@@ -97,14 +97,14 @@ struct PolicyTestTests {
     @Test func badRequestIsAFailureNotACrash() throws {
         let (cases, _) = parse("""
         tests:
-          - name: bad instant
-            given: { user: { id: u1 } }
-            when: { type: greet, at: "tomorrow" }
+          - name: no user
+            given: { prefs: { timezone: UTC } }
+            when: { type: greet, at: "2026-03-10T10:00:00Z" }
             then: { action: schedule }
         """)
         let result = PolicyTestRunner(decide: fakeDecide).run(try #require(cases.first))
         #expect(result.failures.first?.field == "request")
-        #expect(result.failures.first?.actual.contains("at") == true)
+        #expect(result.failures.first?.actual.contains("user") == true)
     }
 
     @Test func structureErrorsAreDiagnostics() {
