@@ -235,13 +235,13 @@ final class TypeTable: Sendable {
         }
         if let own = type.timing.quietHours {
             quietHours = own
-            quietHoursSource = type.timing.span
+            quietHoursSource = type.keySpans["timing.quietHours"]
         } else if !names.isDisjoint(with: bundle.quietHours.bypass) {
             quietHours = .bypass
             quietHoursSource = bundle.quietHours.span
         } else {
             quietHours = bundle.quietHours.during == .bypass ? .bypass : bundle.quietHours.during
-            quietHoursSource = bundle.quietHours.span ?? bundle.defaults.span
+            quietHoursSource = bundle.quietHours.span ?? bundle.defaults.keySpans["quietHours"]
         }
         let batchGroup = bundle.batching.first { $0.members.contains(type.id) }
         linkURL = type.link.flatMap { bundle.routes[$0.route]?.url }
@@ -304,21 +304,27 @@ final class TypeTable: Sendable {
         }
         fallbackChoice = fallback.map { ChannelChoice($0, categoryKey: "", categoryDefaultOn: true) }
         let id = type.id
-        let keyRule = type.idempotencyKey ?? type.dedupe?.key
+        // Each citation points at the key that decides (`eligible`, `defaults.pausedAll`, …),
+        // else at the type's name.
+        let keys = type.keySpans
+        let keyRule = type.idempotencyKey != nil ? keys["idempotencyKey"] : type.dedupe?.key != nil ? keys["dedupe.key"] : nil
+        // A toggle that is off by default is decided by its `default: false`.
+        let categoryToggle = category.map { $0.defaultOn ? $0.span : $0.keySpans["default"] ?? $0.span }
+        let typeToggle = type.defaultOn ? type.span : keys["default"] ?? type.span
         cite = Citations(
             missingData: Citation(id: id, span: type.span),
-            eligible: Citation(id: "\(id).eligible", span: type.eligible?.span),
-            pausedAll: Citation(id: "prefs.pausedAll", span: bundle.defaults.span ?? type.span),
-            categoryRequires: Citation(id: "\(type.category).requires", span: category?.requires?.span),
-            categoryToggle: Citation(id: "prefs.categories.\(type.category)", span: category?.span),
-            typeToggle: Citation(id: "prefs.types.\(id)", span: type.span),
-            channels: Citation(id: "\(id).channels", span: type.span),
-            fallback: Citation(id: "\(id).fallback", span: type.span),
-            dedupe: Citation(id: "\(id).dedupe", span: type.dedupe?.span),
-            key: Citation(id: "\(id).key", span: keyRule?.span ?? type.span),
+            eligible: Citation(id: "\(id).eligible", span: keys["eligible"]),
+            pausedAll: Citation(id: "prefs.pausedAll", span: bundle.defaults.keySpans["pausedAll"] ?? type.span),
+            categoryRequires: Citation(id: "\(type.category).requires", span: category?.keySpans["requires"]),
+            categoryToggle: Citation(id: "prefs.categories.\(type.category)", span: categoryToggle),
+            typeToggle: Citation(id: "prefs.types.\(id)", span: typeToggle),
+            channels: Citation(id: "\(id).channels", span: keys["channels"] ?? type.span),
+            fallback: Citation(id: "\(id).fallback", span: keys["fallback"] ?? type.span),
+            dedupe: Citation(id: "\(id).dedupe", span: keys["dedupe"]),
+            key: Citation(id: "\(id).key", span: keyRule ?? type.span),
             quietHours: Citation(id: type.timing.quietHours != nil ? "\(id).timing.quietHours" : "quietHours",
                                  span: quietHoursSource ?? type.span),
-            expires: Citation(id: "\(id).timing.expires", span: type.timing.span ?? type.span),
+            expires: Citation(id: "\(id).timing.expires", span: keys["timing.expires"] ?? type.span),
             batching: Citation(id: batchGroup.map { "batching.\($0.name)" } ?? "", span: batchGroup?.span))
         suppressCitations = suppress.map { Citation(id: $0.id, span: $0.span) }
         suppressWhen = suppress.map(\.when)
@@ -336,7 +342,7 @@ final class TypeTable: Sendable {
         keyTemplate = bind(type.idempotencyKey ?? type.dedupe?.key)
         subjectTemplate = bind(type.subject)
         interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
-        timingCitation = Citation(id: "\(id).timing", span: type.timing.span ?? type.span)
+        timingCitation = Citation(id: "\(id).timing", span: keys["timing"] ?? type.span)
         capPlans = caps.map { cap in
             let scopes: [LedgerScope]?
             switch cap.scope {

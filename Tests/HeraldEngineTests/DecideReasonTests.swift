@@ -23,7 +23,7 @@ import Testing
         let d = decide(S.request("daily", user: ["id": "u1", "account": false, "premium": false], params: ["count": 2]))
         #expect(d.reason == "ineligible")
         #expect(d.rule?.id == "daily.eligible")
-        #expect(d.rule?.source.hasSuffix("engine/basic/bundle.yaml:33:15") == true)
+        #expect(d.rule?.source.hasSuffix("engine/basic/bundle.yaml:33:5") == true)
     }
 
     @Test func pausedAll() {

@@ -20,7 +20,7 @@ enum DecideSupport {
         defer { lock.unlock() }
         if let engine = cache[name] { return engine }
         // Relative to the repository when the tests run there (`swift test`), so citations
-        // read `catalog/handz/types.yaml:32:15` as in docs/examples.
+        // read `catalog/handz/types.yaml:32:5` as in docs/examples.
         let relative = name.contains("/") ? name : "Tests/Fixtures/engine/\(name)"
         let atRoot = FileManager.default.currentDirectoryPath == repositoryRoot.path
         let directory = atRoot ? relative : path(relative)

@@ -32,7 +32,7 @@ import Testing
         #expect(d.trace.map(\.stage.rawValue) == ["permission"] + Array(repeating: "prompt", count: 6))
         #expect(d.trace.dropFirst().map(\.outcome) == Array(repeating: .pass, count: 6))
         #expect(d.trace.dropFirst().map(\.rule) == Self.ruleIDs)
-        #expect(d.trace[1].source?.hasSuffix("Tests/Fixtures/engine/prompt/bundle.yaml:32:7") == true)
+        #expect(d.trace[1].source?.hasSuffix("Tests/Fixtures/engine/prompt/bundle.yaml:32:13") == true)
         #expect(d.trace[1].detail == "`!user.account` is false")
         #expect(d.policy.name == "prompt")
     }

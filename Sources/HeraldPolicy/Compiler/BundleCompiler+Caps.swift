@@ -59,7 +59,7 @@ extension Compilation {
             reader.diagnostics.error(.missingKey, "missing required key `\(missing)` in cap `\(id)` (`max` and `per` go together)", at: node.span)
         }
         return Cap(id: id, owner: owner, scope: scope, match: match, only: only, max: max, per: per, cooldown: cooldown,
-                   over: over, exempt: exempt, counts: counts, span: node.span)
+                   over: over, exempt: exempt, counts: counts, span: f.entrySpan)
     }
 
     /// An int, or an int expression over `prefs.*` and `user.*`.
@@ -136,7 +136,7 @@ extension Compilation {
             if reference(code, at: n.span, in: known, code: .unknownReason, what: "reason") { reason = code }
         }
         guard let when, let reason else { return nil }
-        return SuppressRule(id: id, owner: owner, when: when, reason: reason, match: match, span: node.span)
+        return SuppressRule(id: id, owner: owner, when: when, reason: reason, match: match, span: f.entrySpan)
     }
 
     /// Cap ids and rule ids are unique across the bundle (`H0209`).

@@ -164,7 +164,7 @@ extension Compilation {
             guard let title else { continue }
             table.insert(Category(name: name, title: title, description: description, defaultOn: defaultOn, locked: locked,
                                   requires: requires, threadId: threadId, interruption: interruption, channels: channels,
-                                  span: pair.key.span), named: name)
+                                  span: pair.key.span, keySpans: f.keySpans()), named: name)
         }
         return table
     }

@@ -95,6 +95,7 @@ extension Compilation {
     mutating func compileDefaults(_ node: YAMLNode) -> Defaults {
         var defaults = Defaults(span: node.span)
         guard let f = reader.fields(node, LanguageKeys.defaults) else { return defaults }
+        defaults.keySpans = f.keySpans()
         if let n = f["timezone"], let zone = reader.string(n, what: "`defaults.timezone`") {
             if zone.isEmpty || zone.contains(" ") {
                 reader.diagnostics.error(.invalidScalar, "invalid time zone `\(zone)`; write an IANA zone such as `Europe/Berlin` or `UTC`", at: n.span)

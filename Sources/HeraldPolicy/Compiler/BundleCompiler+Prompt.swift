@@ -35,7 +35,7 @@ extension Compilation {
             }
         }
         guard let when, let reason else { return nil }
-        return PromptRule(id: id, when: when, reason: reason, span: node.span)
+        return PromptRule(id: id, when: when, reason: reason, span: f.entrySpan)
     }
 
     /// Prompt rule ids are unique among themselves and the suppression rules (`H0209`): tests,

@@ -134,12 +134,19 @@ extension Compilation {
         let link = f["link"].flatMap { compileLink($0, allowed: textPlaceholders) }
 
         guard let category, !channels.isEmpty else { return nil }
+        var keySpans = f.keySpans()
+        for section in ["timing", "dedupe"] {
+            if let node = f[section], let pairs = node.mapping {
+                keySpans.merge(Fields(pairs: pairs, node: node).keySpans(prefix: section + ".")) { first, _ in first }
+            }
+        }
+        keySpans = keySpans.filter { NotificationType.citedKeys.contains($0.key) }
         return NotificationType(
             id: id, category: category, channels: channels, fallback: fallback, defaultOn: defaultOn,
             description: description, params: params, eligible: eligible, timing: timing, caps: caps, suppress: suppress,
             dedupe: dedupe, idempotencyKey: idempotencyKey, subject: subject, critical: critical, locked: locked,
             silent: silent, interruption: interruption, threadId: threadId, priority: priority, copy: copy, link: link,
-            span: pair.key.span)
+            span: pair.key.span, keySpans: keySpans)
     }
 
     // MARK: Timing

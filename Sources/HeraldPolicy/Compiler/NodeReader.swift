@@ -15,6 +15,21 @@ struct Fields {
     }
 
     func has(_ key: String) -> Bool { pairs.contains { $0.key.value == key } }
+
+    /// Where each key is written (the key, not its value), by `prefix` + key: what a
+    /// decision's trace cites.
+    func keySpans(prefix: String = "") -> [String: SourceSpan] {
+        var spans: [String: SourceSpan] = [:]
+        for pair in pairs where spans[prefix + pair.key.value] == nil { spans[prefix + pair.key.value] = pair.key.span }
+        return spans
+    }
+
+    /// Where a list entry (a cap, a rule) is named, which diagnostics and a decision's trace
+    /// cite: its `id` value, else its first key (the mapping itself when it has none), never
+    /// the `{` of a flow mapping.
+    var entrySpan: SourceSpan {
+        self["id"]?.span ?? pairs.first?.key.span ?? node.span
+    }
 }
 
 /// Reads YAML nodes as Herald values, appending a diagnostic for every problem and returning

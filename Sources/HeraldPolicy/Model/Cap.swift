@@ -68,6 +68,7 @@ public struct Cap: Sendable {
     /// Type or category names never limited by it.
     public var exempt: [String]
     public var counts: [CountedStatus]
+    /// Where the cap is named: its `id` value, else its first key.
     public var span: SourceSpan
 
     public init(id: String, owner: String?, scope: CapScope, match: [String], only: [String], max: CapLimit?,
@@ -100,6 +101,7 @@ public struct SuppressRule: Sendable {
     public var reason: String
     /// Policy rules: type or category names it applies to; empty: all.
     public var match: [String]
+    /// Where the rule is named: its `id` value, else its first key.
     public var span: SourceSpan
 
     public init(id: String, owner: String?, when: CompiledExpression?, reason: String, match: [String], span: SourceSpan) {

@@ -65,11 +65,15 @@ public struct Category: Sendable {
     public var interruption: Interruption
     /// Per-channel defaults of the category toggle, in declaration order.
     public var channels: [(channel: String, on: Bool)]
+    /// The category's name (its key under `categories`).
     public var span: SourceSpan
+    /// Where each key the category declares is written (the key, not its value), by key: a
+    /// decision's trace cites `requires` and `default`.
+    public var keySpans: [String: SourceSpan]
 
     public init(name: String, title: String, description: String?, defaultOn: Bool, locked: Bool,
                 requires: CompiledExpression?, threadId: MessageTemplate?, interruption: Interruption,
-                channels: [(channel: String, on: Bool)], span: SourceSpan) {
+                channels: [(channel: String, on: Bool)], span: SourceSpan, keySpans: [String: SourceSpan] = [:]) {
         self.name = name
         self.title = title
         self.description = description
@@ -80,6 +84,7 @@ public struct Category: Sendable {
         self.interruption = interruption
         self.channels = channels
         self.span = span
+        self.keySpans = keySpans
     }
 }
 

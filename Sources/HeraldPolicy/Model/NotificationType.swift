@@ -162,14 +162,25 @@ public struct NotificationType: Sendable {
     /// nil only for silent types (or when it did not compile).
     public var copy: Copy?
     public var link: Link?
+    /// The type's name (its key under `types`).
     public var span: SourceSpan
+    /// Where the keys a decision cites (`citedKeys`) are written, the key and not its value, for
+    /// those the type declares; keys of `timing` and `dedupe` by dotted path (`timing.expires`).
+    public var keySpans: [String: SourceSpan]
+
+    /// The keys of a type that decide a stage, which `keySpans` records (only these: a large
+    /// catalog keeps every type's spans).
+    public static let citedKeys: Set<String> = [
+        "eligible", "channels", "fallback", "default", "idempotencyKey", "dedupe", "dedupe.key",
+        "timing", "timing.expires", "timing.quietHours",
+    ]
 
     public init(id: String, category: String, channels: [String], fallback: String?, defaultOn: Bool,
                 description: String?, params: [Param], eligible: CompiledExpression?, timing: Timing,
                 caps: [Cap], suppress: [SuppressRule], dedupe: Dedupe?, idempotencyKey: MessageTemplate?,
                 subject: MessageTemplate?, critical: Bool, locked: Bool, silent: Bool,
                 interruption: Interruption?, threadId: MessageTemplate?, priority: Int?, copy: Copy?,
-                link: Link?, span: SourceSpan) {
+                link: Link?, span: SourceSpan, keySpans: [String: SourceSpan] = [:]) {
         self.id = id
         self.category = category
         self.channels = channels
@@ -193,6 +204,7 @@ public struct NotificationType: Sendable {
         self.copy = copy
         self.link = link
         self.span = span
+        self.keySpans = keySpans
     }
 
     public func param(_ name: String) -> Param? {

@@ -23,10 +23,15 @@ public struct Defaults: Sendable, Hashable {
     /// nil: no soft daily limit.
     public var maxPerDay: Int?
     public var pausedAll: Bool
+    /// The section's mapping; nil when the policy has no `defaults`.
     public var span: SourceSpan?
+    /// Where each key the section declares is written (the key, not its value), by key: a
+    /// decision's trace cites `pausedAll` and `quietHours`.
+    public var keySpans: [String: SourceSpan]
 
     public init(timezone: String = "UTC", reminderTime: Int = 19 * 3600, quietHours: QuietHoursWindow? = nil,
-                trainingDays: [Int] = [], maxPerDay: Int? = nil, pausedAll: Bool = false, span: SourceSpan? = nil) {
+                trainingDays: [Int] = [], maxPerDay: Int? = nil, pausedAll: Bool = false, span: SourceSpan? = nil,
+                keySpans: [String: SourceSpan] = [:]) {
         self.timezone = timezone
         self.reminderTime = reminderTime
         self.quietHours = quietHours
@@ -34,6 +39,7 @@ public struct Defaults: Sendable, Hashable {
         self.maxPerDay = maxPerDay
         self.pausedAll = pausedAll
         self.span = span
+        self.keySpans = keySpans
     }
 }
 

@@ -42,6 +42,7 @@ public struct PromptRule: Sendable {
     public var when: CompiledExpression
     /// A built-in wait reason or one the catalog declares.
     public var reason: String
+    /// Where the rule is named: its `id` value, else its first key.
     public var span: SourceSpan
 
     public init(id: String, when: CompiledExpression, reason: String, span: SourceSpan) {
