@@ -65,7 +65,7 @@ final class EngineCore: Sendable {
         stateSlots = SchemaSlotNode(schema: bundle.state, path: ["state"], slots: slots)
         userSlots = SchemaSlotNode(schema: bundle.user, path: ["user"], slots: slots)
         badgeReads = (bundle.badge?.requiredPaths ?? []).map { ReadSlot(path: $0, fieldSlots: slots, paramSlots: [:]) }
-        badgeEval = bundle.badge?.unowned
+        badgeEval = bundle.badge.map(UnownedExpression.init(keptAlongside:))
         var categories: [String: String] = [:]
         for type in bundle.types { categories[type.id] = type.category }
         categoryOfType = categories

@@ -1,13 +1,15 @@
 import HeraldPolicy
 import HeraldSyntax
 
-/// One decision in progress: the stages in order, each appending its trace record.
+/// One decision in progress: the stages in order (`pipeline`), each appending its trace
+/// record.
 ///
-/// A value whose stages are `mutating` methods run in place (no closures, no copies, and
-/// exclusivity checked at compile time). Rule citations come from the engine's tables
-/// (`Citation`, formatted once per bundle); trace records are plain data whose notes are
-/// codes (`TraceNote`) or, for verdicts, `TraceText`, formatted only when the trace is read
-/// (`TraceLog`), so deciding builds no trace text and counts no references for it.
+/// A value whose stages are `mutating` methods run in place (no copies, and exclusivity
+/// checked at compile time). Rule citations are `TableCitation`s, indices into the type
+/// table's citations (formatted once per bundle); trace records are plain data whose notes
+/// are codes (`TraceNote`) or, for verdicts, `TraceText`, formatted only when the trace is
+/// read (`TraceLog`), so deciding builds no trace text and counts no references for it.
+/// See docs/engine.md.
 struct DecisionRun {
     let engine: Engine
     let table: TypeTable
@@ -31,9 +33,9 @@ struct DecisionRun {
     var aligned = 0
     /// The delivery instant as the stages move it.
     var deliverAt = 0
-    var scheduleReason = "on_time"
-    /// The rule timing cites (the table owns it).
-    var timingRule: Unmanaged<Citation>?
+    var scheduleReason = ScheduleReason.onTime
+    /// The rule timing cites.
+    var timingRule: TableCitation?
     var batch: Decision.Batch?
     /// A quiet-hours deferral: from, to, window (minutes).
     var quietMove: (from: Int, to: Int, hours: QuietHours)?
@@ -56,16 +58,6 @@ struct DecisionRun {
         facts = TraceFacts(zone: context.prefs.zone)
     }
 
-    /// Runs `body` with the table and the context as borrowed references: the run holds the
-    /// context and the context the table for the whole decision, so reading what they own
-    /// (compiled conditions, cap plans, batch groups, citations) counts no reference.
-    @inline(__always)
-    func borrowing<R>(_ body: (TypeTable, RequestContext) -> R) -> R {
-        Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
-            Unmanaged.passUnretained(context)._withUnsafeGuaranteedRef { context in body(table, context) }
-        }
-    }
-
     /// The chosen channel (the table holds it; the run keeps only its index).
     var channel: ChannelChoice? {
         hasChannel ? Self.channel(channelIndex, in: table) : nil
@@ -77,64 +69,38 @@ struct DecisionRun {
         index < 0 ? table.fallbackChoice : table.channelChoices[Int(index)]
     }
 
-    /// A citation the table owns, unretained.
-    @inline(__always)
-    func cited(_ pick: (TypeTable) -> Citation) -> Unmanaged<Citation> {
-        borrowing { table, _ in Unmanaged.passUnretained(pick(table)) }
-    }
-
     /// Borrowed, not copied: the stages read single fields of these.
     var type: NotificationType { _read { yield table.type } }
 
+    /// Records a step. A citation is a `TableCitation`: only the type's table makes them.
     @inline(__always)
-    mutating func step(_ stage: StageCode, _ outcome: TraceStep.Outcome, _ citation: Citation? = nil,
-                       note: TraceNote = .none) {
-        context.record(TraceRecord(stage: stage, outcome: outcome, citation: citation.map(Unmanaged.passUnretained),
-                                   note: note))
-    }
-
-    /// `step` with a citation read unretained (`cited`).
-    @inline(__always)
-    mutating func step(_ stage: StageCode, _ outcome: TraceStep.Outcome, cited citation: Unmanaged<Citation>,
+    mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: TableCitation? = nil,
                        note: TraceNote = .none) {
         context.record(TraceRecord(stage: stage, outcome: outcome, citation: citation, note: note))
     }
 
     /// A step whose note is kept as text (verdicts, deferrals).
-    mutating func step(_ stage: StageCode, _ outcome: TraceStep.Outcome, _ citation: Citation? = nil,
+    mutating func step(_ stage: TraceStep.Stage, _ outcome: TraceStep.Outcome, _ citation: TableCitation? = nil,
                        detail: consuming TraceText?) {
         guard let detail else { return step(stage, outcome, citation) }
         details.append(detail)
         step(stage, outcome, citation, note: .detail(Int32(details.count - 1)))
     }
 
-    /// Runs stage `stage` (request … batching).
-    @inline(__always)
-    private mutating func run(_ stage: StageCode) -> Verdict? {
-        switch stage {
-        case .request: checkRequest()
-        case .eligibility: checkEligibility()
-        case .preferences: checkPreferences()
-        case .permission: checkPermission()
-        case .suppression: checkSuppression()
-        case .dedupe: checkDedupe()
-        case .timing: checkTiming()
-        case .caps: checkCaps()
-        case .batching: checkBatching()
-        case .render: nil  // the decision's own step (`scheduled`, `finishBatch`)
-        }
-    }
-
+    /// Runs the stages of `pipeline` in order: the first verdict decides (suppress, or batch
+    /// when the verdict is `batched`), and every later stage is recorded as skipped;
+    /// without one the notification is scheduled.
     mutating func execute() -> Decision {
-        for stage in StageCode.allCases where stage != .render {
-            if let verdict = run(stage) {
-                if verdict.reason == "batched", let batch {
-                    return finishBatch(batch, verdict: verdict, after: stage)
-                }
-                step(stage, .verdict, verdict.citation, detail: verdict.detail)
-                for later in StageCode.allCases where later.rawValue > stage.rawValue { step(later, .skip) }
-                return suppressed(verdict)
+        let stages = Self.pipeline
+        for position in stages.indices {
+            guard let verdict = stages[position].check(&self) else { continue }
+            step(stages[position].stage, .verdict, verdict.citation, detail: verdict.detail)
+            for later in stages[(position + 1)...] { step(later.stage, .skip) }
+            if verdict.reason == .batched, let batch {
+                return finishBatch(batch, verdict: verdict)
             }
+            step(.render, .skip)
+            return suppressed(verdict)
         }
         return scheduled()
     }
@@ -144,46 +110,48 @@ struct DecisionRun {
     /// from the context.
     mutating func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
                            batch: consuming Decision.Batch? = nil, rendering: Bool = false,
-                           rule: Unmanaged<Citation>?, cap: String? = nil) -> Decision {
+                           rule: TableCitation?, cap: String? = nil) -> Decision {
         var details: [TraceText] = []
         swap(&details, &self.details)
         var facts = TraceFacts(zone: self.facts.zone)
         swap(&facts, &self.facts)
-        let records = context.records
-        var decision = Decision(action: action, reason: reason, deliverAt: deliverAt,
-                                utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
-                                subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : nil,
-                                usedFallback: usedFallback, rule: rule, notifies: rendering,
-                                records: records.first, moreRecords: records.more, details: details, facts: facts)
+        var decision = context.withRecords { first, more in
+            // Moved, not copied, into the decision.
+            var ownedKey: String? = nil, ownedBatch: Decision.Batch? = nil
+            swap(&ownedKey, &key)
+            swap(&ownedBatch, &batch)
+            return Decision(action: action, reason: reason, deliverAt: deliverAt,
+                     utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: ownedKey, batch: ownedBatch, cap: cap,
+                     subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : nil,
+                     usedFallback: usedFallback, rule: rule, notifies: rendering,
+                     records: first, moreRecords: more, details: details, facts: facts)
+        }
         if rendering { decision.renderNotification { render(into: &$0) } }
         return decision
     }
 
-    /// The rule a verdict's decision cites: its citation when it has a place in the YAML
-    /// (the table owns it).
-    func rule(of verdict: Verdict) -> Unmanaged<Citation>? {
-        guard let citation = verdict.citation, citation.source != nil else { return nil }
-        return Unmanaged.passUnretained(citation)
+    /// The rule a verdict's decision cites: its citation when it has a place in the YAML.
+    func rule(of verdict: Verdict) -> TableCitation? {
+        table.citations[verdict.citation].source != nil ? verdict.citation : nil
     }
 
     mutating func suppressed(_ verdict: Verdict) -> Decision {
-        decision(.suppress, reason: verdict.reason, rule: rule(of: verdict), cap: verdict.cap)
+        decision(.suppress, reason: verdict.reason.code(in: table), rule: rule(of: verdict), cap: verdict.cap)
     }
 
     mutating func scheduled() -> Decision {
         // The preferences stage chose a channel (else it gave the `channel_off` verdict).
         step(.render, .pass, note: .renderedOn(channelIndex))
         let key = idempotencyKey(at: deliverAt)
-        return decision(.schedule, reason: scheduleReason, deliverAt: deliverAt, key: consume key, rendering: true,
-                        rule: timingRule)
+        return decision(.schedule, reason: scheduleReason.rawValue, deliverAt: deliverAt, key: consume key,
+                        rendering: true, rule: timingRule)
     }
 
-    mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict, after stage: StageCode) -> Decision {
-        step(stage, .verdict, verdict.citation, detail: verdict.detail)
-        for later in StageCode.allCases where later.rawValue > stage.rawValue && later != .render { step(later, .skip) }
+    /// A batched decision: the notification joins `batch` and is rendered for its flush.
+    mutating func finishBatch(_ batch: Decision.Batch, verdict: Verdict) -> Decision {
         step(.render, .pass, note: .flushMember)
         let key = idempotencyKey(at: deliverAt)
-        return decision(.batch, reason: "batched", deliverAt: batch.flushAt, key: consume key, batch: batch,
-                        rendering: true, rule: rule(of: verdict), cap: verdict.cap)
+        return decision(.batch, reason: verdict.reason.code(in: table), deliverAt: batch.flushAt, key: consume key,
+                        batch: batch, rendering: true, rule: rule(of: verdict), cap: verdict.cap)
     }
 }

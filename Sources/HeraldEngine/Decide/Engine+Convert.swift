@@ -31,8 +31,8 @@ extension Engine {
     /// Converts the request's `params` by the type's declared params into `slots` (indexed
     /// like `table.type.params`).
     func convertParams(_ params: JSON, table: TypeTable, into slots: SlotWriter, errors: inout [RequestError]) {
-        // The table is read through an unretained reference (the engine holds it).
-        Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+        // The table is borrowed (the engine holds it): reading its arrays counts no reference.
+        withBorrowed(table) { table in
             guard case .object(let members) = params else { return }
             var reader = ValueReader()
             members.withUnsafeBufferPointer { members in

@@ -44,7 +44,9 @@ extension Engine {
         var errors: [RequestError] = []
         let prefs = preferences(request.prefs, errors: &errors)
         return withContext(request, table: table, prefs: prefs, ledger: ledger, now: now) { context in
-            context.userID = convertFields(state: request.state, user: request.user, into: context.slots, errors: &errors)
+            context.userID = context.withFieldSlots { slots in
+                convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
+            }
             return decide(context, table: table, params: request.params, errors: errors)
         }
     }
@@ -68,21 +70,22 @@ extension Engine {
             }
         }
         return withContext(request, table: table, prefs: prefs, ledger: ledger, now: now) { context in
-            let slots = context.slots
-            if reuse.hasFields, reuse.state == request.state, reuse.user == request.user {
-                reuse.fields.withUnsafeBufferPointer { fields in
-                    for index in fields.indices { slots.set(index, fields[index]) }
-                }
-                context.userID = reuse.userID
-            } else {
-                let before = errors.count
-                context.userID = convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
-                reuse.hasFields = errors.count == before
-                if reuse.hasFields {
-                    reuse.state = request.state
-                    reuse.user = request.user
-                    reuse.userID = context.userID
-                    reuse.fields = Array(UnsafeBufferPointer(start: slots.base, count: fields.count))
+            context.withFieldSlots { slots in
+                if reuse.hasFields, reuse.state == request.state, reuse.user == request.user {
+                    reuse.fields.withUnsafeBufferPointer { fields in
+                        for index in fields.indices { slots.set(index, fields[index]) }
+                    }
+                    context.userID = reuse.userID
+                } else {
+                    let before = errors.count
+                    context.userID = convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
+                    reuse.hasFields = errors.count == before
+                    if reuse.hasFields {
+                        reuse.state = request.state
+                        reuse.user = request.user
+                        reuse.userID = context.userID
+                        reuse.fields = slots.values
+                    }
                 }
             }
             return decide(context, table: table, params: request.params, errors: errors)
@@ -95,23 +98,12 @@ extension Engine {
         return RequestErrors([RequestError(path: "type", message: message)])
     }
 
-    /// Runs `body` with the context of one decision, with no value converted yet. The
-    /// context reads the request in place, so it is pinned for the call (without a ledger,
-    /// the request's history is indexed here).
-    func withContext<R>(_ request: DecisionRequest, table: TypeTable, prefs: EffectivePreferences,
-                        ledger: LedgerIndex?, now: Int, _ body: (RequestContext) -> R) -> R {
-        let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
-        return withUnsafePointer(to: request) { request in
-            body(RequestContext.make(engine: self, table: table, request: request, now: now, prefs: prefs, ledger: ledger))
-        }
-    }
-
     /// The rest of a decision once preferences and `state`/`user` are converted: the params,
     /// then the stages.
     private func decide(_ context: RequestContext, table: TypeTable, params: JSON,
                         errors: consuming [RequestError]) -> Result<Decision, RequestErrors> {
         var errors = errors
-        convertParams(params, table: table, into: context.paramSlots, errors: &errors)
+        context.withParamSlots { convertParams(params, table: table, into: $0, errors: &errors) }
         guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
         if let template = table.subjectTemplate {
             let rendered = template.render(context, localDate: nil)

@@ -23,14 +23,12 @@ struct ValueReader {
                     unknown(members[index].key, in: node)
                     continue
                 }
-                // The child is read through an unretained reference (the engine's schema tree
-                // keeps it alive): converting a request counts no reference per member.
-                if let inner = child.object {
-                    inner._withUnsafeGuaranteedRef { inner in
-                        object(members[index].value, node: inner, into: slots, userID: nil)
-                    }
-                } else if let leaf = child.leaf {
-                    leaf._withUnsafeGuaranteedRef { leaf in
+                // The child is borrowed (the engine's schema tree keeps it alive): converting a
+                // request counts no reference per member.
+                if child.isObject {
+                    child.withObject { inner in object(members[index].value, node: inner, into: slots, userID: nil) }
+                } else {
+                    child.withLeaf { leaf in
                         slots.set(leaf.slot, convert(members[index].value, kind: leaf.kind, as: leaf.type, path: leaf.path))
                     }
                 }

@@ -10,10 +10,14 @@ import HeraldSyntax
 /// Converting a value stores it at its slot and reading one loads it: no search, no copy
 /// of a value table.
 ///
-/// The engine's core and the type's table are held unowned: a context lives only for one
-/// `decide` call, during which the caller holds the engine (and the engine its tables), so
-/// holding them strongly would only count references. Nothing a decision returns refers to
-/// its context.
+/// Invariants (this is the hot path's one `ManagedBuffer`; see HotPath/README.md):
+/// - The engine's core and the type's table are held `unowned(unsafe)`: a context lives only
+///   for one `decide` call (`Engine.withContext`), during which the caller holds the engine
+///   (and the engine its tables). Nothing a decision returns refers to its context.
+/// - The request is read through a pointer valid for that same call (`withUnsafePointer`).
+/// - Slots `0 ..< slotCount` are always initialized (`.null`: absent) and destroyed in
+///   `deinit`; the trace records after them are plain data. Writers and record buffers are
+///   lent to closures only (`withFieldSlots`, `withParamSlots`, `withRecords`).
 final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, EvaluationContext {
     /// The context's own fields (a `ManagedBuffer` keeps them in its header).
     ///
@@ -42,7 +46,7 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     /// A context for `request` with every slot absent; the caller converts the request's
     /// values into it (`slots`). `request` must stay valid while the context is used (for one
     /// `decide` call).
-    static func make(engine: Engine, table: TypeTable, request: UnsafePointer<DecisionRequest>, now: Int,
+    fileprivate static func make(engine: Engine, table: TypeTable, request: UnsafePointer<DecisionRequest>, now: Int,
                      prefs: consuming EffectivePreferences, ledger: LedgerIndex) -> RequestContext {
         let fieldCount = engine.core.fields.count
         let slotCount = fieldCount + table.paramNames.count
@@ -106,11 +110,11 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         }
     }
 
-    /// The trace records written so far: the first ones where the context keeps them (valid
-    /// while it lives), then the rest.
-    var records: (first: UnsafeBufferPointer<TraceRecord>, more: [TraceRecord]) {
-        (UnsafeBufferPointer(start: recordBase, count: min(fields.pointee.recordCount, TraceRecords.capacity)),
-         fields.pointee.moreRecords)
+    /// Runs `body` with the trace records written so far: the first ones where the context
+    /// keeps them (lent for the closure only), then the rest.
+    func withRecords<R>(_ body: (UnsafeBufferPointer<TraceRecord>, [TraceRecord]) -> R) -> R {
+        body(UnsafeBufferPointer(start: recordBase, count: min(fields.pointee.recordCount, TraceRecords.capacity)),
+             fields.pointee.moreRecords)
     }
 
     /// Appends a trace record.
@@ -125,15 +129,17 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         fields.pointee.recordCount = count &+ 1
     }
 
-    /// Where converted values go: the field slots, and the param slots after them.
-    var slots: SlotWriter {
-        withUnsafeMutablePointerToElements { values in SlotWriter(base: values, count: fields.pointee.slotCount) }
+    /// Runs `body` with the field slots, where converted `state`/`user` values go (lent for
+    /// the closure only).
+    func withFieldSlots<R>(_ body: (SlotWriter) -> R) -> R {
+        withUnsafeMutablePointerToElements { values in body(SlotWriter(base: values, count: fields.pointee.fieldCount)) }
     }
 
-    /// Where the type's param values go (param `i` at `params.base[i]`).
-    var paramSlots: SlotWriter {
+    /// Runs `body` with the type's param slots (param `i` at slot `i`), lent for the closure
+    /// only.
+    func withParamSlots<R>(_ body: (SlotWriter) -> R) -> R {
         withUnsafeMutablePointerToElements { values in
-            SlotWriter(base: values + fields.pointee.fieldCount, count: fields.pointee.slotCount - fields.pointee.fieldCount)
+            body(SlotWriter(base: values + fields.pointee.fieldCount, count: fields.pointee.slotCount - fields.pointee.fieldCount))
         }
     }
 
@@ -221,5 +227,18 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
 
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
         engine.sentCount(target, within: window, statuses: statuses, ledger: ledger, zone: prefs.zone, now: now)
+    }
+}
+
+extension Engine {
+    /// Runs `body` with the context of one decision, with no value converted yet. The
+    /// context reads the request in place, so it is pinned for the call (without a ledger,
+    /// the request's history is indexed here).
+    func withContext<R>(_ request: DecisionRequest, table: TypeTable, prefs: EffectivePreferences,
+                        ledger: LedgerIndex?, now: Int, _ body: (RequestContext) -> R) -> R {
+        let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
+        return withUnsafePointer(to: request) { request in
+            body(RequestContext.make(engine: self, table: table, request: request, now: now, prefs: prefs, ledger: ledger))
+        }
     }
 }

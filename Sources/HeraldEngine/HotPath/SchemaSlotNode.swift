@@ -10,16 +10,43 @@ final class SchemaSlotNode: Sendable {
     }
 
     /// One child as converting reads it: everything in one place, the child node or leaf
-    /// unretained (this node keeps it alive in `children`).
+    /// unretained.
+    ///
+    /// Invariant: the node whose `entries` hold an entry keeps its child in `children`, so
+    /// the unretained reference is valid while that node is; `withObject`/`withLeaf` lend it
+    /// for the closure only.
     struct Entry: @unchecked Sendable {
         let name: String
         /// `name`'s UTF-8 length: a name is compared only when the lengths match, so most
         /// mismatches cost one integer comparison.
         let length: Int
         /// nil for a leaf.
-        let object: Unmanaged<SchemaSlotNode>?
+        private let object: Unmanaged<SchemaSlotNode>?
         /// nil for an object.
-        let leaf: Unmanaged<SchemaSlotLeaf>?
+        private let leaf: Unmanaged<SchemaSlotLeaf>?
+
+        fileprivate init(name: String, child: Child) {
+            self.name = name
+            length = name.utf8.count
+            switch child {
+            case .object(let node):
+                object = .passUnretained(node)
+                leaf = nil
+            case .value(let value):
+                object = nil
+                leaf = .passUnretained(value)
+            }
+        }
+
+        var isObject: Bool { object != nil }
+
+        /// Runs `body` with the child object, borrowed; the child must be an object.
+        @inline(__always)
+        func withObject<R>(_ body: (SchemaSlotNode) -> R) -> R { object!._withUnsafeGuaranteedRef(body) }
+
+        /// Runs `body` with the child leaf, borrowed; the child must be a leaf.
+        @inline(__always)
+        func withLeaf<R>(_ body: (SchemaSlotLeaf) -> R) -> R { leaf!._withUnsafeGuaranteedRef(body) }
     }
 
     /// The dotted path of this object (`state.maintenance`).
@@ -58,17 +85,8 @@ final class SchemaSlotNode: Sendable {
         }
         self.children = children
         let sorted = children.keys.sorted()
-        entries = PinnedBuffer(sorted.map { name in
-            switch children[name]! {
-            case .object(let node): Entry(name: name, length: name.utf8.count, object: .passUnretained(node), leaf: nil)
-            case .value(let leaf): Entry(name: name, length: name.utf8.count, object: nil, leaf: .passUnretained(leaf))
-            }
-        })
+        entries = PinnedBuffer(sorted.map { Entry(name: $0, child: children[$0]!) })
         indexOf = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0) })
-    }
-
-    deinit {
-        entries.free()
     }
 }
 

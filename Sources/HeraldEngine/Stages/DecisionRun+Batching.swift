@@ -12,17 +12,17 @@ extension DecisionRun {
         // The group and its members are read where the table keeps them.
         let at = deliverAt
         let found = borrowing { table, _ in
-            Unmanaged.passUnretained(table.batching!)._withUnsafeGuaranteedRef { plan in
+            withBorrowed(table.batching!) { plan in
                 batchSlot(plan, at: at, forced: false, members: table.batchMembers)
             }
         }
         if let slot = found {
             batch = slot
             let zone = zone
-            return Verdict(reason: "batched", citation: table.cite.batching,
-                           detail: .lazy { "joins `\(slot.key)`, flushes at \(Self.localClock(slot.flushAt, zone))" })
+            return Verdict(reason: .batched, citation: table.cite.batching,
+                           detail: .lazy { "joins `\(slot.key)`, flushes at \(TraceFormat.localClock(slot.flushAt, zone))" })
         }
-        step(.batching, .pass, cited: cited { $0.cite.batching }, note: .batchingWindow)
+        step(.batching, .pass, table.cite.batching, note: .batchingWindow)
         return nil
     }
 

@@ -11,11 +11,11 @@ extension DecisionRun {
         let key = idempotencyKey(at: deliverAt)
         if let window = type.dedupe.flatMap({ $0.window ?? engine.bundle.dedupe.window }) {
             if ledger.contains(key: key, within: window, of: deliverAt) {
-                return Verdict(reason: "duplicate", citation: table.cite.dedupe,
-                               detail: .lazy { "`\(key)` within \(Self.duration(window))" })
+                return Verdict(reason: .duplicate, citation: table.cite.dedupe,
+                               detail: .lazy { "`\(key)` within \(TraceFormat.duration(window))" })
             }
         } else if ledger.contains(key: key) {
-            return Verdict(reason: "duplicate", citation: table.cite.key,
+            return Verdict(reason: .duplicate, citation: table.cite.key,
                            detail: .lazy { "`\(key)` is already in the history" })
         }
         facts.dedupeKey = key

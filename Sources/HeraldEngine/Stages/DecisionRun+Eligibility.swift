@@ -12,10 +12,10 @@ extension DecisionRun {
         }
         guard eligible else {
             let source = type.eligible?.source ?? ""
-            return Verdict(reason: "ineligible", citation: table.cite.eligible,
+            return Verdict(reason: .ineligible, citation: table.cite.eligible,
                            detail: .lazy { "`\(source)` is false" })
         }
-        step(.eligibility, .pass, cited: cited { $0.cite.eligible })
+        step(.eligibility, .pass, table.cite.eligible)
         return nil
     }
 }

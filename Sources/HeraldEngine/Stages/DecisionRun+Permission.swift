@@ -21,7 +21,7 @@ extension DecisionRun {
                  detail: .lazy { "permission denied for `\(denied)`; falling back to `\(to)`" })
             return nil
         }
-        return Verdict(reason: "system_denied", citation: table.cite.channels,
+        return Verdict(reason: .systemDenied, citation: table.cite.channels,
                        detail: .lazy { "OS permission denied for `\(denied)` and no fallback" })
     }
 }

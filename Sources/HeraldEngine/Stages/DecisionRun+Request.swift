@@ -8,7 +8,7 @@ extension DecisionRun {
         let missing: Int? = borrowing { table, context in table.requiredReads.firstIndex { context.value($0) == nil } }
         if let index = missing {
             let path = table.requiredPaths[index]
-            return Verdict(reason: "missing_data", citation: table.cite.missingData,
+            return Verdict(reason: .missingData, citation: table.cite.missingData,
                            detail: .lazy { "`\(path.joined(separator: "."))` is absent" })
         }
         step(.request, .pass)

@@ -12,7 +12,7 @@ extension DecisionRun {
         }
         if let index = hit {
             let source = table.suppressWhen[index]?.source
-            return Verdict(reason: table.suppressReasons[index], citation: table.suppressCitations[index],
+            return Verdict(reason: .suppressRule(index), citation: table.suppressCitations[index],
                            detail: source.map { s in .lazy { "`\(s)` is true" } })
         }
         step(.suppression, .pass, note: count == 0 ? .none : .rulesFalse(Int32(truncatingIfNeeded: count)))

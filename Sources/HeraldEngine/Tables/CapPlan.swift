@@ -2,18 +2,22 @@ import HeraldPolicy
 
 /// One cap as a type checks it: the cap, its scopes when they depend only on the bundle,
 /// and what its verdicts cite. A class, so the caps stage passes references, not copies.
+/// Owned by its type's table (`TypeTable.capPlans`), whose citations it cites.
 final class CapPlan: Sendable {
     let cap: Cap
     /// nil: resolved per request (channel and subject caps).
     let fixedScopes: [LedgerScope.Key]?
-    /// `fixedScopes` in memory this plan owns (read without counting a reference).
-    let fixedScopeBuffer: PinnedBuffer<LedgerScope.Key>?
+    /// `fixedScopes` in memory this plan owns (read without counting a reference; empty
+    /// when `fixedScopes` is nil).
+    let fixedScopeBuffer: PinnedBuffer<LedgerScope.Key>
+    /// `fixedScopes` is not nil.
+    let hasFixedScopes: Bool
     /// The cap counts the default statuses, so the request's ledger answers it.
     let defaultCounts: Bool
-    /// `cooldown` (no `per`) or `rate_limited`.
-    let reason: String
-    /// The cap's id and where it is written.
-    let citation: Citation
+    /// `cooldown` (no `per`) or `rateLimited`.
+    let reason: VerdictReason
+    /// The cap's id and where it is written (its type table's citation).
+    let citation: TableCitation
 
     /// The cap's fields the caps stage reads on every decision, copied out once so the stage
     /// never copies the whole `Cap`.
@@ -26,7 +30,7 @@ final class CapPlan: Sendable {
     let cooldown: Int?
     let over: CapOverflow
 
-    init(cap: Cap, fixedScopes: [LedgerScope]?) {
+    init(cap: Cap, fixedScopes: [LedgerScope]?, citation: TableCitation) {
         self.cap = cap
         id = cap.id
         switch cap.max {
@@ -35,7 +39,7 @@ final class CapPlan: Sendable {
             maxEval = nil
         case .expression(let e)?:
             fixedMax = nil
-            maxEval = e.unowned
+            maxEval = UnownedExpression(keptAlongside: e)
         case nil:
             fixedMax = nil
             maxEval = nil
@@ -44,13 +48,10 @@ final class CapPlan: Sendable {
         cooldown = cap.cooldown
         over = cap.over
         self.fixedScopes = fixedScopes?.map(LedgerScope.Key.init)
-        fixedScopeBuffer = self.fixedScopes.map(PinnedBuffer.init)
+        fixedScopeBuffer = PinnedBuffer(self.fixedScopes ?? [])
+        hasFixedScopes = fixedScopes != nil
         defaultCounts = cap.counts == CountedStatus.defaults
-        reason = cap.per == nil ? "cooldown" : "rate_limited"
-        citation = Citation(id: cap.id, span: cap.span)
-    }
-
-    deinit {
-        fixedScopeBuffer?.free()
+        reason = cap.per == nil ? .cooldown : .rateLimited
+        self.citation = citation
     }
 }

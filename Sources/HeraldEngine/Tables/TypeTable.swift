@@ -56,14 +56,17 @@ final class TypeTable: Sendable {
     /// Per channel (like `channels`): what choosing it reads.
     let channelChoices: [ChannelChoice]
     let fallbackChoice: ChannelChoice?
-    /// The rules the trace and decisions cite, with their `path:line:col`, built once.
+    /// Every rule the trace and decisions cite, with its `path:line:col`, built once: what
+    /// a `TableCitation` of this table names.
+    let citations: CitationTable
+    /// The type's own citations (indices into `citations`).
     let cite: Citations
     /// Per suppression rule (like `suppress`).
-    let suppressCitations: [Citation]
+    let suppressCitations: [TableCitation]
     /// Per suppression rule: its condition (nil: always) and reason, read without copying the rule.
     let suppressWhen: [CompiledExpression?]
     /// The conditions the stages evaluate, as unowned evaluators of the expressions this
-    /// table keeps (`type.eligible`, the category's `requires`, `suppressWhen`): evaluating
+    /// table keeps (`type.eligible`, `category`'s `requires`, `suppressWhen`): evaluating
     /// one counts no reference.
     let eligibleEval: UnownedExpression?
     let requiresEval: UnownedExpression?
@@ -76,20 +79,20 @@ final class TypeTable: Sendable {
     let keyTemplate, subjectTemplate: BoundTemplate?
     let interruptionLevel: String
     /// The rule timing cites when it aligns the trigger (quiet hours cite `cite.quietHours`).
-    let timingCitation: Citation
+    let timingCitation: TableCitation
     /// Per cap (like `caps`): what checking it needs, resolved once.
     let capPlans: [CapPlan]
-    /// `capPlans` as unretained references in memory this table owns: the caps stage reads
-    /// them without counting a reference.
-    let capPlanRefs: PinnedBuffer<Unmanaged<CapPlan>>
+    /// `capPlans` pinned as unretained references (this table keeps `capPlans`): the caps
+    /// stage reads them without counting a reference.
+    let capPlanRefs: UnownedReferences<CapPlan>
     /// The batch group's member types, each once.
     let batchMembers: [String]
     /// The bundle's name and digest, which every decision on this type cites.
     let policy: Decision.Policy
 
     struct Citations: Sendable {
-        let missingData, eligible, pausedAll, categoryRequires, categoryToggle, typeToggle, channels, fallback: Citation
-        let dedupe, key, quietHours, expires, batching: Citation
+        let missingData, eligible, pausedAll, categoryRequires, categoryToggle, typeToggle, channels, fallback: TableCitation
+        let dedupe, key, quietHours, expires, batching: TableCitation
     }
 
     init(type: NotificationType, bundle: PolicyBundle, fieldSlots: [[String]: Int]) {
@@ -182,26 +185,31 @@ final class TypeTable: Sendable {
         fallbackChoice = fallback.map { ChannelChoice($0, categoryKey: "", categoryDefaultOn: true) }
         let id = type.id
         let keyRule = type.idempotencyKey ?? type.dedupe?.key
+        var citing = CitationTable.Builder()
         cite = Citations(
-            missingData: Citation(id: id, span: type.span),
-            eligible: Citation(id: "\(id).eligible", span: type.eligible?.span),
-            pausedAll: Citation(id: "prefs.pausedAll", span: bundle.defaults.span ?? type.span),
-            categoryRequires: Citation(id: "\(type.category).requires", span: category?.requires?.span),
-            categoryToggle: Citation(id: "prefs.categories.\(type.category)", span: category?.span),
-            typeToggle: Citation(id: "prefs.types.\(id)", span: type.span),
-            channels: Citation(id: "\(id).channels", span: type.span),
-            fallback: Citation(id: "\(id).fallback", span: type.span),
-            dedupe: Citation(id: "\(id).dedupe", span: type.dedupe?.span),
-            key: Citation(id: "\(id).key", span: keyRule?.span ?? type.span),
-            quietHours: Citation(id: type.timing.quietHours != nil ? "\(id).timing.quietHours" : "quietHours",
-                                 span: quietHoursSource ?? type.span),
-            expires: Citation(id: "\(id).timing.expires", span: type.timing.span ?? type.span),
-            batching: Citation(id: batchGroup.map { "batching.\($0.name)" } ?? "", span: batchGroup?.span))
-        suppressCitations = suppress.map { Citation(id: $0.id, span: $0.span) }
+            missingData: citing.cite(id, at: type.span),
+            eligible: citing.cite("\(id).eligible", at: type.eligible?.span),
+            pausedAll: citing.cite("prefs.pausedAll", at: bundle.defaults.span ?? type.span),
+            categoryRequires: citing.cite("\(type.category).requires", at: category?.requires?.span),
+            categoryToggle: citing.cite("prefs.categories.\(type.category)", at: category?.span),
+            typeToggle: citing.cite("prefs.types.\(id)", at: type.span),
+            channels: citing.cite("\(id).channels", at: type.span),
+            fallback: citing.cite("\(id).fallback", at: type.span),
+            dedupe: citing.cite("\(id).dedupe", at: type.dedupe?.span),
+            key: citing.cite("\(id).key", at: keyRule?.span ?? type.span),
+            quietHours: citing.cite(type.timing.quietHours != nil ? "\(id).timing.quietHours" : "quietHours",
+                                    at: quietHoursSource ?? type.span),
+            expires: citing.cite("\(id).timing.expires", at: type.timing.span ?? type.span),
+            batching: citing.cite(batchGroup.map { "batching.\($0.name)" } ?? "", at: batchGroup?.span))
+        var suppressCitations: [TableCitation] = []
+        for rule in suppress { suppressCitations.append(citing.cite(rule.id, at: rule.span)) }
+        self.suppressCitations = suppressCitations
         suppressWhen = suppress.map(\.when)
-        suppressEvals = suppressWhen.map { $0?.unowned }
-        eligibleEval = type.eligible?.unowned
-        requiresEval = category?.requires?.unowned
+        // Each evaluator comes from an expression this table keeps (`suppressWhen`, `type`,
+        // `category`).
+        suppressEvals = suppressWhen.map { $0.map(UnownedExpression.init(keptAlongside:)) }
+        eligibleEval = type.eligible.map(UnownedExpression.init(keptAlongside:))
+        requiresEval = category?.requires.map(UnownedExpression.init(keptAlongside:))
         suppressReasons = suppress.map(\.reason)
         let copy = type.silent ? nil : type.copy
         func bind(_ template: MessageTemplate?) -> BoundTemplate? { template.map { BoundTemplate($0, params: type.params) } }
@@ -213,25 +221,24 @@ final class TypeTable: Sendable {
         keyTemplate = bind(type.idempotencyKey ?? type.dedupe?.key)
         subjectTemplate = bind(type.subject)
         interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
-        timingCitation = Citation(id: "\(id).timing", span: type.timing.span ?? type.span)
-        capPlans = caps.map { cap in
+        timingCitation = citing.cite("\(id).timing", at: type.timing.span ?? type.span)
+        var plans: [CapPlan] = []
+        for cap in caps {
             let scopes: [LedgerScope]?
             switch cap.scope {
             case .channel, .subject: scopes = nil
             default: scopes = Self.fixedScopes(of: cap, type: type, bundle: bundle)
             }
-            return CapPlan(cap: cap, fixedScopes: scopes)
+            plans.append(CapPlan(cap: cap, fixedScopes: scopes, citation: citing.cite(cap.id, at: cap.span)))
         }
-        capPlanRefs = PinnedBuffer(capPlans.map(Unmanaged.passUnretained))
+        capPlans = plans
+        capPlanRefs = UnownedReferences(keptAlongside: plans)
+        citations = citing.finish()
         var members: [String] = []
         for m in batchGroup?.members ?? [] where !members.contains(m) { members.append(m) }
         batchMembers = members
         policy = Decision.Policy(name: bundle.name, digest: bundle.digest)
         batching = batchGroup.map(BatchPlan.init)
-    }
-
-    deinit {
-        capPlanRefs.free()
     }
 
     /// The scopes of a global, type or category cap for `type` (they depend only on the bundle).

@@ -123,19 +123,20 @@ public struct CompiledExpression: Sendable {
     /// absence the engine reports as `missing_data`.
     public var requiredPaths: [[String]] { storage.requiredPaths }
     /// Immutable and shared: copying an expression (as rules and decisions do) is one
-    /// reference count.
-    private let storage: Storage
+    /// reference count. Package access: the engine's hot path holds evaluators without
+    /// counting references (`HeraldEngine/HotPath/UnownedExpression.swift`).
+    package let storage: Storage
 
-    fileprivate final class Storage: Sendable {
+    package final class Storage: Sendable {
         let source: String
         let span: SourceSpan
         let type: ValueType
         let referencedPaths: [[String]]
         let requiredPaths: [[String]]
-        let evaluation: ExpressionEvaluation
+        package let evaluation: ExpressionEvaluation
         /// For a `bool` expression, its truth computed without building values for its logic
         /// (`ExpressionEvaluator.compileBool`); else `evaluation`'s `.isTrue`.
-        let truth: BoolEvaluation
+        package let truth: BoolEvaluation
 
         /// `truth` is not optional: a closure kept in an optional is stored maximally
         /// abstracted, and calling it would go through two reabstraction thunks.
@@ -181,29 +182,6 @@ public struct CompiledExpression: Sendable {
     /// logic runs without building values.
     public func evaluateBool(_ context: any EvaluationContext) -> Bool {
         storage.truth(context)
-    }
-
-    /// This expression's evaluator as a plain pointer (see `UnownedExpression`).
-    public var unowned: UnownedExpression { UnownedExpression(storage: .passUnretained(storage)) }
-}
-
-/// A compiled expression's evaluator held without a reference count, for hot paths that
-/// evaluate expressions an owner keeps alive (an engine's per-type tables keep the
-/// `CompiledExpression` next to it). Copying one copies a pointer; using one after every
-/// `CompiledExpression` it came from is gone is undefined.
-public struct UnownedExpression: @unchecked Sendable {
-    fileprivate let storage: Unmanaged<CompiledExpression.Storage>
-
-    /// See `CompiledExpression.evaluate(_:)`.
-    @inline(__always)
-    public func evaluate(_ context: any EvaluationContext) -> Value {
-        storage._withUnsafeGuaranteedRef { $0.evaluation(context) }
-    }
-
-    /// See `CompiledExpression.evaluateBool(_:)`.
-    @inline(__always)
-    public func evaluateBool(_ context: any EvaluationContext) -> Bool {
-        storage._withUnsafeGuaranteedRef { $0.truth(context) }
     }
 }
 

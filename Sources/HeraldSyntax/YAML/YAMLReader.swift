@@ -89,11 +89,11 @@ private struct EventReader {
     final class MappingFrame {
         let start: SourceLocation
         let isFlow: Bool
-        @exclusivity(unchecked) var pairs: [YAMLPair] = []
-        @exclusivity(unchecked) var pending: PendingKey = .none
+        var pairs: [YAMLPair] = []
+        var pending: PendingKey = .none
         /// Keys seen so far, by name, once the mapping is large; small mappings compare the
         /// keys of `pairs` instead (cheaper than hashing every key).
-        @exclusivity(unchecked) var seen: [String: SourceSpan] = [:]
+        var seen: [String: SourceSpan] = [:]
         init(start: SourceLocation, isFlow: Bool) { self.start = start; self.isFlow = isFlow }
 
         static let smallMapping = 12
@@ -119,7 +119,7 @@ private struct EventReader {
     final class SequenceFrame {
         let start: SourceLocation
         let isFlow: Bool
-        @exclusivity(unchecked) var items: [YAMLNode] = []
+        var items: [YAMLNode] = []
         init(start: SourceLocation, isFlow: Bool) { self.start = start; self.isFlow = isFlow }
     }
 
