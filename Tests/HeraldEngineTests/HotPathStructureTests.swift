@@ -166,7 +166,7 @@ import Testing
         var errors: [RequestError] = []
         let prefs = engine.preferences(request.prefs, errors: &errors)
         engine.withContext(request, table: engine.tables[type]!, prefs: prefs, ledger: nil, now: request.now) { context in
-            context.withFieldSlots { slots in
+            _ = context.withFieldSlots { slots in
                 engine.convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
             }
             for expression in expressions {

@@ -191,34 +191,8 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     }
 
     func value(at path: [String]) -> Value? {
-        guard let root = path.first else { return nil }
-        switch root {
-        case "state", "user":
-            guard let slot = engine.fieldSlots[path] else { return nil }
-            return field(slot)
-        case "params":
-            guard path.count == 2, let slot = table.paramSlot(path[1]) else { return nil }
-            return param(slot)
-        case "now":
-            return .instant(now)
-        case "subject":
-            return subject.map(Value.string)
-        case "trigger":
-            return path.count == 2 && path[1] == "at" ? .instant(at) : nil
-        case "local":
-            guard path.count == 2 else { return nil }
-            let local = prefs.zone.localDateTime(of: at)
-            switch path[1] {
-            case "date": return .date(local.date)
-            case "weekday": return .weekday(local.weekday)
-            case "time": return .time(local.secondOfDay)
-            default: return nil
-            }
-        case "prefs":
-            return engine.preferenceValue(path, prefs: prefs, input: input)
-        default:
-            return nil
-        }
+        engine.value(at: path, trigger: at, now: now, prefs: prefs, input: input, field: field,
+                     param: { name in table.paramSlot(name).flatMap(param) }, subject: { subject })
     }
 
     func sent(_ target: String, within window: SentWindow) -> Int {

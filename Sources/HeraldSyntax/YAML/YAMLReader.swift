@@ -84,8 +84,7 @@ private struct EventReader {
         case invalid
     }
 
-    // Frames belong to one reader on one thread: the runtime's exclusivity checks (a call per
-    // property access) are skipped.
+    // Frames belong to one reader on one thread.
     final class MappingFrame {
         let start: SourceLocation
         let isFlow: Bool
