@@ -1,3 +1,5 @@
+// A closed family: the reader's entry point (`YAMLReader`), its limits and its result, and
+// the private event loop behind them (the one place that sees libyaml's events).
 import CLibYAML
 
 /// Limits that keep a hostile file from exhausting memory or time.
