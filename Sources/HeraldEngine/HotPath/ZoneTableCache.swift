@@ -2,8 +2,11 @@ import Foundation
 import Synchronization
 
 /// Process-wide cache of built tables: each zone is built once and kept for the life of the
-/// process (a table is never removed, so a reference to one never dangles; `Zone` relies on
-/// this and holds its table unretained).
+/// process.
+///
+/// Invariant: a table is never removed (nor the cache freed: it is a static), so a
+/// reference to one never dangles; `ZoneTableRef` relies on this and holds tables
+/// unretained, and the published slots hold their addresses.
 ///
 /// Deciding looks a zone up per request, so the found tables are also published in a
 /// fixed open-addressed array of atomic slots, read without a lock: a hit is a hash of the
