@@ -14,7 +14,7 @@ var targets: [Target] = [
     ),
     .target(name: "HeraldSyntax", dependencies: ["CLibYAML"]),
     .target(name: "HeraldPolicy", dependencies: ["HeraldSyntax"]),
-    .target(name: "HeraldEngine", dependencies: ["HeraldPolicy"]),
+    .target(name: "HeraldEngine", dependencies: ["HeraldPolicy"], exclude: ["HotPath/README.md"]),
     .target(name: "HeraldTesting", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine"]),
     .executableTarget(
         name: "herald",

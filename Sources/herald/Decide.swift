@@ -14,20 +14,13 @@ struct Decide: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The policy directory (policies/<app>).", valueName: "policy-dir"))
-    var policyDirectory: String
-
-    @Option(help: ArgumentHelp("The request JSON file, or `-` for standard input.", valueName: "file|-"))
-    var request: String
-
-    @Flag(help: "Print compact JSON on one line.")
-    var compact = false
+    @OptionGroup var options: RequestOptions
 
     func run() throws {
-        let loaded = try DecisionInput.load(policyDirectory)
-        let text = try DecisionInput.read(request)
+        let loaded = try DecisionInput.load(options.policyDirectory)
+        let text = try DecisionInput.read(options.request)
         let decision = try DecisionInput.decide(text, engine: loaded.engine)
-        print(decision.json().serialized(pretty: !compact))
+        print(decision.json().serialized(pretty: !options.compact))
     }
 }
 

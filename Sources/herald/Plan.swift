@@ -14,18 +14,11 @@ struct PlanCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The policy directory (policies/<app>).", valueName: "policy-dir"))
-    var policyDirectory: String
-
-    @Option(help: ArgumentHelp("The plan request JSON file, or `-` for standard input.", valueName: "file|-"))
-    var request: String
-
-    @Flag(help: "Print compact JSON on one line.")
-    var compact = false
+    @OptionGroup var options: RequestOptions
 
     func run() throws {
-        let loaded = try DecisionInput.load(policyDirectory)
-        let text = try DecisionInput.read(request)
+        let loaded = try DecisionInput.load(options.policyDirectory)
+        let text = try DecisionInput.read(options.request)
         let planRequest: PlanRequest
         do {
             planRequest = try PlanRequest.parse(text)
@@ -33,7 +26,7 @@ struct PlanCommand: ParsableCommand {
             try DecisionInput.fail(error)
         }
         switch loaded.engine.plan(planRequest.candidates, now: planRequest.now, horizon: planRequest.horizon) {
-        case .success(let plan): print(plan.json().serialized(pretty: !compact))
+        case .success(let plan): print(plan.json().serialized(pretty: !options.compact))
         case .failure(let errors): try DecisionInput.fail(errors)
         }
     }

@@ -11,7 +11,7 @@ import Testing
 
     @Test func parsesArguments() throws {
         let command = try Decide.parse([policy, "--request", "-", "--compact"])
-        #expect(command.request == "-" && command.compact)
+        #expect(command.options.request == "-" && command.options.compact)
         _ = try Explain.parse([policy, "--request", "x.json"])
         #expect(throws: (any Error).self) { try Decide.parse([policy]) }
     }

@@ -17,7 +17,7 @@ import Testing
 
     @Test func parsesArguments() throws {
         let command = try PromptCommand.parse([policy, "--request", "-", "--compact"])
-        #expect(command.request == "-" && command.compact)
+        #expect(command.options.request == "-" && command.options.compact)
         #expect(throws: (any Error).self) { try PromptCommand.parse([policy]) }
         #expect(Herald.configuration.subcommands.contains { $0 == PromptCommand.self })
         #expect(PromptCommand.configuration.commandName == "prompt")

@@ -52,22 +52,27 @@ import Testing
     /// shows up as an unknown kind.
     static func tableCitations(_ table: TypeTable) -> [(kind: String, citation: Citation)] {
         var found: [(kind: String, citation: Citation)] = []
+        // Tables hold their citations as indices (`TableCitation`) into their own
+        // `CitationTable`; each field is resolved through the table that owns it.
+        let owned = table.citations
         for child in Mirror(reflecting: table).children {
             let label = child.label ?? "?"
             if let cite = child.value as? TypeTable.Citations {
                 for field in Mirror(reflecting: cite).children {
-                    if let citation = field.value as? Citation { found.append((field.label ?? "?", citation)) }
+                    if let cited = field.value as? TableCitation { found.append((field.label ?? "?", owned[cited])) }
                 }
-            } else if let citation = child.value as? Citation {
-                found.append((label, citation))
-            } else if let citations = child.value as? [Citation] {
-                found += citations.map { (label, $0) }
+            } else if let cited = child.value as? TableCitation {
+                found.append((label, owned[cited]))
+            } else if let citations = child.value as? [TableCitation] {
+                found += citations.map { (label, owned[$0]) }
             } else if let plans = child.value as? [CapPlan] {
                 for plan in plans {
                     for field in Mirror(reflecting: plan).children {
-                        if let citation = field.value as? Citation { found.append(("CapPlan.\(field.label ?? "?")", citation)) }
+                        if let cited = field.value as? TableCitation { found.append(("CapPlan.\(field.label ?? "?")", owned[cited])) }
                     }
                 }
+            } else if child.value is CitationTable {
+                continue  // the storage the fields above index into
             } else if String(describing: type(of: child.value)).contains("Citation") {
                 found.append(("\(label): \(type(of: child.value))", Citation(id: nil, source: nil)))
             }

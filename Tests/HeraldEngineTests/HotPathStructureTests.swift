@@ -73,15 +73,15 @@ import Testing
                 (0, .list([.string("x"), .int(2)])), (fieldCount - 1, .bool(false)),
             ]
             for (slot, value) in writes {
-                context.slots.set(slot, value)
+                // Slots out of the fields' range (-1, `fieldCount`) are ignored, not a param's.
+                context.withFieldSlots { $0.set(slot, value) }
                 if slot >= 0, slot < fieldCount { fields[slot] = value }
-                // A slot past the fields is the first param's: checked below.
-                if slot == fieldCount, paramCount > 0 { params[0] = value }
                 for index in 0 ..< fieldCount { #expect(context.field(index) == fields[index], "field \(index) after writing \(slot)") }
             }
-            context.paramSlots.set(paramCount - 1, .string("last"))
+            context.withParamSlots { $0.set(paramCount - 1, .string("last")) }
             params[paramCount - 1] = .string("last")
-            context.paramSlots.set(paramCount, .int(9))  // out of range: ignored
+            context.withParamSlots { $0.set(paramCount, .int(9)) }  // out of range: ignored
+            context.withParamSlots { $0.set(-1, .int(9)) }  // out of range: ignored
             for index in 0 ..< paramCount { #expect(context.param(index) == params[index], "param \(index)") }
             #expect(context.field(-1) == nil)
             #expect(context.field(fieldCount) == nil)
@@ -93,7 +93,7 @@ import Testing
     /// Trace records live inline up to `capacity` and overflow to the heap beyond it, in the
     /// decision and in the request context, keeping their order either way.
     @Test func traceRecordsKeepTheirOrderPastTheInlineCapacity() {
-        let stages = StageCode.allCases
+        let stages = TraceStep.Stage.allCases
         func record(_ i: Int) -> TraceRecord {
             TraceRecord(stage: stages[i % stages.count], outcome: i % 2 == 0 ? .pass : .skip, citation: nil,
                         note: .rulesFalse(Int32(i)))
@@ -114,9 +114,74 @@ import Testing
         let prefs = engine.preferences(request.prefs, errors: &errors)
         engine.withContext(request, table: engine.tables[type]!, prefs: prefs, ledger: nil, now: request.now) { context in
             for i in 0 ..< total { context.record(record(i)) }
-            let written = context.records
-            #expect(numbers(TraceRecords(written.first, more: written.more)) == (0 ..< total).map(Int32.init))
+            let read = context.withRecords { first, more in TraceRecords(first, more: more) }
+            #expect(numbers(read) == (0 ..< total).map(Int32.init))
         }
+    }
+
+    /// Copies of trace records past the inline capacity do not share what either appends
+    /// (the overflow is copy on write).
+    @Test func traceRecordCopiesDoNotShareTheirOverflow() {
+        func record(_ n: Int32) -> TraceRecord { TraceRecord(stage: .caps, outcome: .pass, citation: nil, note: .rulesFalse(n)) }
+        func numbers(_ records: TraceRecords) -> [Int32] {
+            records.map { if case .rulesFalse(let n) = $0.note { n } else { -1 } }
+        }
+        var a = TraceRecords()
+        for i in 0 ..< Int32(TraceRecords.capacity + 2) { a.append(record(i)) }
+        var b = a
+        a.append(record(100))
+        b.append(record(200))
+        b.append(record(201))
+        let common = (0 ..< Int32(TraceRecords.capacity + 2)).map { $0 }
+        #expect(numbers(a) == common + [100])
+        #expect(numbers(b) == common + [200, 201])
+        #expect(a.count == common.count + 1 && b.count == common.count + 2)
+    }
+
+    /// A pinned buffer keeps a copy of its elements (reference-counted ones included) for as
+    /// long as it lives, and releases them when it is destroyed.
+    @Test func pinnedBufferOwnsItsElements() {
+        final class Box: Sendable { let n: Int; init(_ n: Int) { self.n = n } }
+        weak var watched: Box?
+        do {
+            var boxes: [Box] = [Box(1), Box(2), Box(3)]
+            watched = boxes[1]
+            let pinned = PinnedBuffer(boxes)
+            boxes.removeAll()
+            #expect(pinned.count == 3)
+            #expect(pinned.buffer.map(\.n) == [1, 2, 3])
+            #expect(watched != nil)
+        }
+        #expect(watched == nil)
+    }
+
+    /// An unowned evaluator (what the engine's tables keep for the hot path) evaluates exactly
+    /// as its expression does, for values, absent data and bool results.
+    @Test func unownedEvaluatorMatchesItsExpression() throws {
+        let engine = DecideSupport.engine()
+        let expressions = engine.bundle.types.compactMap(\.eligible) + engine.bundle.types.flatMap { $0.suppress.compactMap(\.when) }
+        #expect(!expressions.isEmpty)
+        let type = engine.bundle.types.names[0]
+        let request = DecideSupport.request(type)
+        var errors: [RequestError] = []
+        let prefs = engine.preferences(request.prefs, errors: &errors)
+        engine.withContext(request, table: engine.tables[type]!, prefs: prefs, ledger: nil, now: request.now) { context in
+            _ = context.withFieldSlots { slots in
+                engine.convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
+            }
+            for expression in expressions {
+                let unowned = UnownedExpression(keptAlongside: expression)
+                #expect(unowned.evaluate(context) == expression.evaluate(context), "\(expression.source)")
+                #expect(unowned.evaluateBool(context) == expression.evaluateBool(context), "\(expression.source)")
+            }
+        }
+    }
+
+    /// The run walks the decision's stages in the contract's order, each once; `render` is the
+    /// decision's own last step and `prompt` belongs to prompt decisions.
+    @Test func pipelineRunsEveryDecisionStageInOrder() {
+        let walked = DecisionRun.pipeline.map(\.stage)
+        #expect(walked + [.render, .prompt] == TraceStep.Stage.allCases)
     }
 
     @Test func textBufferJoinsAndAppendsUTF8() {

@@ -59,12 +59,6 @@ import HeraldEngine
         }
     }
 
-    static func referenceEarliest(_ instants: [Int], max: Int, window: Int, notBefore: Int) -> Int {
-        var t = notBefore
-        while instants.filter({ $0 > t - window && $0 <= t }).count >= max { t += 1 }
-        return t
-    }
-
     @Test func randomLedgersAgreeWithBruteForce() {
         var rng = SplitMix64(seed: 20_261_122)
         for round in 0..<400 {
@@ -83,10 +77,6 @@ import HeraldEngine
                 #expect(index.count(scope, in: range) == instants.filter(range.contains).count)
                 #expect(index.last(scope, before: a) == instants.last(where: { $0 < a }))
                 #expect(index.first(scope, atOrAfter: a) == instants.first(where: { $0 >= a }))
-                let max = Int.random(in: 1...4, using: &rng)
-                let window = Int.random(in: 1...(span / 2), using: &rng)
-                #expect(index.earliestWithCapacity(scope, max: max, window: window, notBefore: a)
-                    == Self.referenceEarliest(instants, max: max, window: window, notBefore: a))
             }
             for k in 0..<55 {
                 let key = "k\(k)"
@@ -158,12 +148,6 @@ import HeraldEngine
         #expect(index.last(.global, before: 10) == nil)
         #expect(index.first(.global, atOrAfter: 20) == 20)
         #expect(index.first(.global, atOrAfter: 31) == nil)
-        // (t - 10, t] holds 20 and 20 until t = 30, when 30 enters and both 20s leave.
-        #expect(index.earliestWithCapacity(.global, max: 2, window: 10, notBefore: 20) == 30)
-        #expect(index.earliestWithCapacity(.global, max: 1, window: 10, notBefore: 20) == 40)
-        #expect(index.earliestWithCapacity(.global, max: 3, window: 10, notBefore: 20) == 20)
-        #expect(index.earliestWithCapacity(.global, max: 0, window: 10, notBefore: 20) == nil)
-        #expect(index.earliestWithCapacity(.type("none"), max: 1, window: 10, notBefore: 20) == 20)
     }
 
     @Test func cancelledEntriesNeverCount() {
@@ -213,9 +197,6 @@ import HeraldEngine
             let expected = sample.filter { $0.type == "T7" && $0.status != .cancelled && $0.deliverAt >= t - day && $0.deliverAt < t }.count
             #expect(index.count(type, in: (t - day)..<t) >= expected)
             _ = index.last(global, before: t)
-            let earliest = index.earliestWithCapacity(type, max: 3, window: 3600, notBefore: t)!
-            #expect(earliest >= t)
-            #expect(index.count(type, in: (earliest - 3599)..<(earliest + 1)) < 3)
         }
         #expect(index.count(.global, in: 0..<(365 * day)) < 100_000)
     }

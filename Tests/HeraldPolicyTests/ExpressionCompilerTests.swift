@@ -336,21 +336,6 @@ enum Fixture {
         #expect(plain?.evaluate(DictionaryContext(values: ["state.streak": .int(4)])) == .bool(true))
     }
 
-    /// An unowned evaluator (what the engine's tables keep for the hot path) evaluates exactly
-    /// as its expression does, for values, absent data and bool results.
-    @Test func unownedEvaluatorMatchesItsExpression() throws {
-        let contexts = [Fixture.context, DictionaryContext(values: [:]), DictionaryContext(values: ["state.streak": .int(4)])]
-        for text in ["state.streak > 3", "state.streak + params.count", "has(state.note) || user.account", "(state.plan ?? 'free') == 'pro'"] {
-            let expression = try #require(Fixture.compile(text).0, "\(text)")
-            let unowned = expression.unowned
-            for context in contexts {
-                #expect(unowned.evaluate(context) == expression.evaluate(context), "\(text)")
-                #expect(unowned.evaluateBool(context) == expression.evaluateBool(context), "\(text)")
-                #expect(unowned.evaluateBool(context) == (expression.evaluate(context) == .bool(true)), "\(text)")
-            }
-        }
-    }
-
     /// Bool expressions evaluate their truth through typed closures (`compileBool`): for every
     /// shape of condition and every context (values, absent data, other values), the truth is
     /// exactly what the value evaluation gives.
@@ -374,7 +359,6 @@ enum Fixture {
             let expression = try #require(Fixture.compile(text).0, "\(text)")
             for context in contexts {
                 #expect(expression.evaluateBool(context) == (expression.evaluate(context) == .bool(true)), "\(text)")
-                #expect(expression.unowned.evaluateBool(context) == expression.evaluateBool(context), "\(text)")
             }
         }
     }

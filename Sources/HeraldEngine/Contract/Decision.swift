@@ -219,9 +219,8 @@ public struct Decision: Sendable, Equatable {
         var subject: String?
         /// Set: the table-backed fields are these values, and `derived` is `.none`.
         var explicit: Explicit?
-        /// Written in place while the engine renders a new decision (`renderNotification`),
-        /// which is its only holder then; no access overlaps another.
-        @exclusivity(unchecked) var derived: EngineFields
+        /// Written in place while the engine renders a new decision (`renderNotification`).
+        var derived: EngineFields
 
         init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: String?, batch: Batch?,
              cap: String?, subject: String?, explicit: Explicit?, derived: consuming EngineFields) {
@@ -241,7 +240,7 @@ public struct Decision: Sendable, Equatable {
         /// from where the run kept them.
         convenience init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
                          batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
-                         usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool,
+                         usedFallback: Bool, rule: TableCitation?, notifies: Bool,
                          records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord],
                          details: consuming [TraceText], facts: consuming TraceFacts) {
             self.init(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key, batch: batch,
@@ -294,7 +293,7 @@ public struct Decision: Sendable, Equatable {
     /// when asked.
     init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
          batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
-         usedFallback: Bool, rule: Unmanaged<Citation>?, notifies: Bool,
+         usedFallback: Bool, rule: TableCitation?, notifies: Bool,
          records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord], details: consuming [TraceText],
          facts: consuming TraceFacts) {
         storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,

@@ -181,36 +181,44 @@ struct RequestReader {
 
     // MARK: Sections
 
+    /// `user`: a required object, whose `id` (when present) is a string.
+    mutating func user(_ value: JSON?) -> JSON? {
+        guard let value else {
+            fail("user", "missing required field")
+            return nil
+        }
+        guard object(value, at: "user", known: nil) != nil else { return nil }
+        _ = string(value["id"], at: "user.id")
+        return value
+    }
+
+    /// `history`: an array of entries (absent: empty).
+    mutating func history(_ value: JSON?) -> [HistoryEntry] {
+        guard let value else { return [] }
+        guard let elements = value.elements else {
+            mismatch("history", "an array", value)
+            return []
+        }
+        var history: [HistoryEntry] = []
+        for (index, element) in elements.enumerated() {
+            if let entry = historyEntry(element, at: "history[\(index)]") { history.append(entry) }
+        }
+        return history
+    }
+
     mutating func request(_ json: JSON) -> DecisionRequest? {
         guard let members = object(json, at: "", known: Self.requestFields) else { return nil }
         let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         let type = string(fields["type"], at: "type")
         let at = instant(fields["at"], at: "at")
         let now = instant(fields["now"], at: "now")
-        var user: JSON?
-        if let value = fields["user"] {
-            if object(value, at: "user", known: nil) != nil {
-                user = value
-                _ = string(value["id"], at: "user.id")
-            }
-        } else {
-            fail("user", "missing required field")
-        }
+        let user = self.user(fields["user"])
         let prefs = fields["prefs"].map { preferences($0, at: "prefs") } ?? PreferencesInput()
         let permission = fields["permission"].map { oneOf($0, at: "permission", as: Permission.self) } ?? .unknown
         let state = objectOrEmpty(fields["state"], at: "state")
         let params = objectOrEmpty(fields["params"], at: "params")
         let subject = optionalString(fields["subject"], at: "subject")
-        var history: [HistoryEntry] = []
-        if let value = fields["history"] {
-            if let elements = value.elements {
-                for (index, element) in elements.enumerated() {
-                    if let entry = historyEntry(element, at: "history[\(index)]") { history.append(entry) }
-                }
-            } else {
-                mismatch("history", "an array", value)
-            }
-        }
+        let history = self.history(fields["history"])
         guard errors.isEmpty, let type, let at, let now, let user, let permission else { return nil }
         return DecisionRequest(
             type: type, at: at, now: now, user: user, prefs: prefs, permission: permission,

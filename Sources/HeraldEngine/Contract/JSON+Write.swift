@@ -1,3 +1,5 @@
+import HeraldSyntax
+
 extension JSON {
     /// The value as JSON text with object keys sorted by their UTF-8 bytes, so equal values
     /// always give identical bytes whatever order they were built in.
@@ -67,27 +69,8 @@ private struct JSONWriter {
     }
 
     private mutating func writeString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
-            case 0x00..<0x20:
-                append("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONString.append(s, to: &bytes)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Swift's shortest round-trip representation, which is already valid JSON for finite
     /// values (`0.1`, `1e-05`, `1e+20`, `-0.0`).

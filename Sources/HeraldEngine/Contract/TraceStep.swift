@@ -1,22 +1,13 @@
 /// One stage of a decision as it ran: which stage, what came of it, which rule spoke.
 public struct TraceStep: Sendable, Equatable {
-    /// A stage name. The pipeline's stages are constants; the engine may add finer ones
-    /// (a stage is plain text in the contract).
-    public struct Stage: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+    /// A stage of a decision (`DecisionRun.pipeline`, then `render`), or a prompt decision's
+    /// rule step (`prompt`). The raw values are the contract's stage names.
+    public enum Stage: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        case request, eligibility, preferences, permission, suppression, dedupe, timing, caps, batching, render
+        /// A rule of a prompt decision (`Engine.prompt`).
+        case prompt
 
-        public static let request = Stage(rawValue: "request")
-        public static let eligibility = Stage(rawValue: "eligibility")
-        public static let preferences = Stage(rawValue: "preferences")
-        public static let permission = Stage(rawValue: "permission")
-        public static let suppression = Stage(rawValue: "suppression")
-        public static let dedupe = Stage(rawValue: "dedupe")
-        public static let timing = Stage(rawValue: "timing")
-        public static let caps = Stage(rawValue: "caps")
-        public static let batching = Stage(rawValue: "batching")
-        public static let render = Stage(rawValue: "render")
+        public var description: String { rawValue }
     }
 
     /// What the stage did.

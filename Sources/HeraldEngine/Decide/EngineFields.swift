@@ -10,8 +10,8 @@ struct EngineFields: Sendable {
     /// The chosen channel: an index into `table.channelChoices`, -1 for the fallback; nil: none.
     var channelIndex: Int16?
     var usedFallback: Bool
-    /// The rule that decided; the table owns it.
-    var ruleCitation: Unmanaged<Citation>?
+    /// The rule that decided, among `table`'s citations.
+    var ruleCitation: TableCitation?
     /// The decision has a notification (`rendered` holds its parts that depend on the request).
     var notifies: Bool
     /// The notification's parts rendered for this request (templates with placeholders, the
@@ -34,7 +34,10 @@ struct EngineFields: Sendable {
 
     var fallback: String? { usedFallback ? table?.fallbackChoice?.name : nil }
 
-    var rule: Decision.Rule? { ruleCitation.map { Decision.Rule(citation: $0.takeUnretainedValue()) } }
+    var rule: Decision.Rule? {
+        guard let ruleCitation, let table else { return nil }
+        return Decision.Rule(citation: table.citations[ruleCitation])
+    }
 
     var steps: [TraceStep] {
         guard let table else { return [] }

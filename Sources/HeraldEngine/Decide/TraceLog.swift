@@ -19,8 +19,8 @@ struct TraceLog: Sendable {
     /// names the records point at (the decision holds it).
     func steps(table: TypeTable) -> [TraceStep] {
         records.map { record in
-            TraceStep(stage: record.stage.stage, outcome: record.outcome,
-                      citation: record.citation?.takeUnretainedValue(), detailText: text(of: record.note, table: table))
+            TraceStep(stage: record.stage, outcome: record.outcome,
+                      citation: record.citation.map { table.citations[$0] }, detailText: text(of: record.note, table: table))
         }
     }
 
@@ -36,7 +36,7 @@ struct TraceLog: Sendable {
         case .timing: .text(timingText(table: table))
         case .batchingWindow:
             table.batching.map { plan in
-                .text("no other member of `\(plan.name)` within \(DecisionRun.duration(plan.window))")
+                .text("no other member of `\(plan.name)` within \(TraceFormat.duration(plan.window))")
             }
         case .detail(let index): details[Int(index)]
         }
@@ -54,19 +54,19 @@ struct TraceLog: Sendable {
         var detail: String
         switch timing.at {
         case .immediate: detail = "immediate"
-        case .reminderTime: detail = "aligned to reminder time \(DecisionRun.clock(facts.reminderTime))"
-        case .localTime(let s): detail = "aligned to local time \(DecisionRun.clock(s))"
+        case .reminderTime: detail = "aligned to reminder time \(TraceFormat.clock(facts.reminderTime))"
+        case .localTime(let s): detail = "aligned to local time \(TraceFormat.clock(s))"
         case .param(let name): detail = "at param `\(name)`"
         case .state(let path): detail = "at `state.\(path.joined(separator: "."))`"
         }
         let offset = timing.offset
-        if offset != 0 { detail += " \(offset < 0 ? "-" : "+")\(DecisionRun.duration(abs(offset)))" }
+        if offset != 0 { detail += " \(offset < 0 ? "-" : "+")\(TraceFormat.duration(abs(offset)))" }
         if facts.trainingDay { detail += "; moved to the next training day" }
         if let q = facts.quietHours {
-            detail += "; deferred from \(DecisionRun.localClock(facts.quietFrom, zone)) to "
-                + "\(DecisionRun.localClock(facts.quietTo, zone)) (quiet hours \(DecisionRun.window(q)))"
+            detail += "; deferred from \(TraceFormat.localClock(facts.quietFrom, zone)) to "
+                + "\(TraceFormat.localClock(facts.quietTo, zone)) (quiet hours \(TraceFormat.window(q)))"
         }
-        return detail + "; \(DecisionRun.localClock(facts.timingAt, zone))"
+        return detail + "; \(TraceFormat.localClock(facts.timingAt, zone))"
     }
 }
 
@@ -86,135 +86,4 @@ struct TraceFacts: Sendable {
     var quietTo = 0
     /// The delivery instant when the timing stage passed.
     var timingAt = 0
-}
-
-/// One stage of the pipeline, as a record stores it.
-enum StageCode: UInt8, CaseIterable, Sendable {
-    case request, eligibility, preferences, permission, suppression, dedupe, timing, caps, batching, render
-
-    var stage: TraceStep.Stage {
-        switch self {
-        case .request: .request
-        case .eligibility: .eligibility
-        case .preferences: .preferences
-        case .permission: .permission
-        case .suppression: .suppression
-        case .dedupe: .dedupe
-        case .timing: .timing
-        case .caps: .caps
-        case .batching: .batching
-        case .render: .render
-        }
-    }
-}
-
-/// One trace step as recorded: plain data (copied without reference counting).
-struct TraceRecord: Sendable {
-    // Widest first, so that a record is 16 bytes (the note is 5, the codes 1 each).
-    /// Unretained: the log's table owns it.
-    var citation: Unmanaged<Citation>?
-    var note: TraceNote
-    var stage: StageCode
-    var outcome: TraceStep.Outcome
-
-    init(stage: StageCode, outcome: TraceStep.Outcome, citation: Unmanaged<Citation>?, note: TraceNote) {
-        self.citation = citation
-        self.note = note
-        self.stage = stage
-        self.outcome = outcome
-    }
-}
-
-/// A step's note as a code; `TraceLog` formats it when the trace is read. Eight bytes at
-/// most, so a record is sixteen and a decision's records fit inline.
-enum TraceNote: Sendable {
-    case none
-    /// `member notification for flush`.
-    case flushMember
-    /// `n rule(s) false`.
-    case rulesFalse(Int32)
-    /// `n cap(s) have room`.
-    case capsHaveRoom(Int32)
-    /// `channel \`name\``: the table's `channelChoices[index]`, or its fallback when `index`
-    /// is negative.
-    case chosenChannel(Int16)
-    /// `on \`name\``, like `chosenChannel`.
-    case renderedOn(Int16)
-    /// `key \`…\``: the key the dedupe stage checked.
-    case key
-    /// The timing stage's alignment and deferral (`TraceFacts`).
-    case timing
-    /// The batch group's name and window when no other member is near.
-    case batchingWindow
-    /// `TraceLog.details[index]`.
-    case detail(Int32)
-}
-
-/// A decision's trace records, kept inline: a decision records at most one per stage (ten),
-/// so they fit in a fixed buffer that needs no allocation and, being plain data, nothing to
-/// release. Appending past `capacity` (which the pipeline never does) goes to `overflow`.
-struct TraceRecords: Sendable {
-    static let capacity = 12
-    private var inline: (TraceRecord, TraceRecord, TraceRecord, TraceRecord, TraceRecord, TraceRecord,
-                         TraceRecord, TraceRecord, TraceRecord, TraceRecord, TraceRecord, TraceRecord)
-    private var inlineCount: UInt8 = 0
-    private var overflow: Overflow?
-
-    private final class Overflow: @unchecked Sendable {
-        var records: [TraceRecord] = []
-    }
-
-    init() {
-        let empty = TraceRecord(stage: .request, outcome: .skip, citation: nil, note: .none)
-        inline = (empty, empty, empty, empty, empty, empty, empty, empty, empty, empty, empty, empty)
-    }
-
-    /// `first` (at most `capacity` records), then `more`.
-    init(_ first: UnsafeBufferPointer<TraceRecord>, more: [TraceRecord]) {
-        self.init()
-        assign(first, more: more)
-    }
-
-    /// Replaces the records with `first` (at most `capacity` records), then `more`, in place.
-    mutating func assign(_ first: UnsafeBufferPointer<TraceRecord>, more: [TraceRecord]) {
-        overflow = nil
-        let count = min(first.count, Self.capacity)
-        withUnsafeMutablePointer(to: &inline) {
-            $0.withMemoryRebound(to: TraceRecord.self, capacity: Self.capacity) { records in
-                if let base = first.baseAddress { records.update(from: base, count: count) }
-            }
-        }
-        inlineCount = UInt8(count)
-        for record in more { append(record) }
-    }
-
-    var count: Int { Int(inlineCount) + (overflow?.records.count ?? 0) }
-
-    @inline(__always)
-    mutating func append(_ record: TraceRecord) {
-        guard Int(inlineCount) < Self.capacity else {
-            if overflow == nil { overflow = Overflow() }
-            overflow!.records.append(record)
-            return
-        }
-        let index = Int(inlineCount)
-        withUnsafeMutablePointer(to: &inline) {
-            $0.withMemoryRebound(to: TraceRecord.self, capacity: Self.capacity) { $0[index] = record }
-        }
-        inlineCount &+= 1
-    }
-
-    /// The records in order.
-    func map<T>(_ transform: (TraceRecord) -> T) -> [T] {
-        var result: [T] = []
-        result.reserveCapacity(count)
-        var copy = inline
-        withUnsafePointer(to: &copy) {
-            $0.withMemoryRebound(to: TraceRecord.self, capacity: Self.capacity) { records in
-                for index in 0 ..< Int(inlineCount) { result.append(transform(records[index])) }
-            }
-        }
-        for record in overflow?.records ?? [] { result.append(transform(record)) }
-        return result
-    }
 }

@@ -31,57 +31,7 @@ public struct LedgerIndex: Sendable {
 
     /// The index itself, shared by copies until one of them inserts (copy on write), so
     /// passing a ledger around costs one reference count.
-    private var storage: Storage
-
-    private final class Storage: @unchecked Sendable {
-        // Mutated only through `LedgerIndex`'s mutating methods, after `makeUnique()`:
-        // a shared storage is never written, and a unique one only by its one owner, so the
-        // runtime's exclusivity checks (a call per property access) are skipped.
-        let counting: Set<HistoryEntry.Status>
-        let countsDefaults: Bool
-        let categoryOf: @Sendable (String) -> String?
-        @exclusivity(unchecked) var ids: ScopeTable = {
-            var table = ScopeTable()
-            table[LedgerScope.Key(.global)] = 0
-            return table
-        }()
-        @exclusivity(unchecked) var buckets: [[Int]] = [[]]
-        /// The delivery instant of each non-cancelled key (its first entry); later entries with
-        /// the same key go to `keyMore`.
-        @exclusivity(unchecked) var keyFirst = KeyTable()
-        @exclusivity(unchecked) var keyMore: [String: [Int]] = [:]
-        /// Every batch key of a non-cancelled entry.
-        @exclusivity(unchecked) var batchKeys: Set<String> = []
-        /// Scheduled entries in no batch yet, by type: sorted instants (batching looks for a
-        /// pending member to batch with).
-        @exclusivity(unchecked) var pendingByType: [String: [Int]] = [:]
-        @exclusivity(unchecked) var entries: [HistoryEntry]
-        /// The instant representing each batch in the global bucket (its earliest member).
-        @exclusivity(unchecked) var batchStarts: [String: Int] = [:]
-        /// Every entry (any status) by type or category and status: sorted instants, for
-        /// `sent(target, window, [statuses])`.
-        @exclusivity(unchecked) var byStatus: [StatusScope: [Int]] = [:]
-
-        init(counting: Set<HistoryEntry.Status>, categoryOf: @escaping @Sendable (String) -> String?, entries: [HistoryEntry]) {
-            self.counting = counting
-            countsDefaults = counting == HistoryEntry.Status.counting
-            self.categoryOf = categoryOf
-            self.entries = entries
-        }
-
-        func copy() -> Storage {
-            let c = Storage(counting: counting, categoryOf: categoryOf, entries: entries)
-            c.ids = ids
-            c.buckets = buckets
-            c.keyFirst = keyFirst
-            c.keyMore = keyMore
-            c.batchKeys = batchKeys
-            c.pendingByType = pendingByType
-            c.batchStarts = batchStarts
-            c.byStatus = byStatus
-            return c
-        }
-    }
+    private var storage: LedgerStorage
 
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
@@ -99,7 +49,7 @@ public struct LedgerIndex: Sendable {
         counting: Set<HistoryEntry.Status> = HistoryEntry.Status.counting,
         category: @escaping @Sendable (String) -> String?
     ) {
-        storage = Storage(counting: counting.subtracting([.cancelled]), categoryOf: category, entries: Array(entries))
+        storage = LedgerStorage(counting: counting.subtracting([.cancelled]), categoryOf: category, entries: Array(entries))
         let s = storage
         var batchMinimum: [String: Int] = [:]
         for entry in s.entries {
@@ -306,38 +256,6 @@ public struct LedgerIndex: Sendable {
     /// See `first(_:atOrAfter:)`.
     public func first(_ scope: LedgerScope, atOrAfter instant: Int) -> Int? {
         id(of: scope).flatMap { first($0, atOrAfter: instant) }
-    }
-
-    /// The earliest instant `t >= notBefore` at which fewer than `max` counted entries of the
-    /// scope fall in the rolling window `(t - window, t]` — where a burst cap that says
-    /// `defer` moves a notification.
-    ///
-    /// - Returns: nil only when `max < 1` (no instant ever has room).
-    /// - Complexity: O(log n) per step. Each step jumps to the moment enough entries have
-    ///   left the window, so the step count is bounded by the entries in the saturated
-    ///   stretch after `notBefore` — one or two for ledgers that respect the cap.
-    public func earliestWithCapacity(_ scope: ScopeID, max: Int, window: Int, notBefore: Int) -> Int? {
-        guard max >= 1 else { return nil }
-        guard window >= 1 else { return notBefore }
-        let bucket = storage.buckets[scope.raw]
-        var t = notBefore
-        while true {
-            let high = Self.upperBound(bucket, t)
-            let windowStart = t >= Int.min + window ? t - window : Int.min
-            let low = Self.upperBound(bucket, windowStart)
-            if high - low < max { return t }
-            // Until the entry at `high - max` leaves, the `max` entries from it to `high - 1`
-            // stay in the window; it leaves exactly `window` seconds after it was delivered.
-            let (next, overflow) = bucket[high - max].addingReportingOverflow(window)
-            if overflow { return Int.max }
-            t = next
-        }
-    }
-
-    /// See `earliestWithCapacity(_:max:window:notBefore:)`.
-    public func earliestWithCapacity(_ scope: LedgerScope, max: Int, window: Int, notBefore: Int) -> Int? {
-        guard let id = id(of: scope) else { return max >= 1 ? notBefore : nil }
-        return earliestWithCapacity(id, max: max, window: window, notBefore: notBefore)
     }
 
     /// Whether an entry with this idempotency key is in the history with any status but

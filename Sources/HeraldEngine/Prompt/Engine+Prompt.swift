@@ -126,29 +126,8 @@ final class PromptContext: EvaluationContext {
     }
 
     func value(at path: [String]) -> Value? {
-        guard let root = path.first else { return nil }
-        switch root {
-        case "state", "user":
-            guard let slot = engine.fieldSlots[path] else { return nil }
-            return field(slot)
-        case "now":
-            return .instant(now)
-        case "trigger":
-            return path.count == 2 && path[1] == "at" ? .instant(now) : nil
-        case "local":
-            guard path.count == 2 else { return nil }
-            let local = prefs.zone.localDateTime(of: now)
-            switch path[1] {
-            case "date": return .date(local.date)
-            case "weekday": return .weekday(local.weekday)
-            case "time": return .time(local.secondOfDay)
-            default: return nil
-            }
-        case "prefs":
-            return engine.preferenceValue(path, prefs: prefs, input: input)
-        default:
-            return nil
-        }
+        engine.value(at: path, trigger: now, now: now, prefs: prefs, input: input, field: field,
+                     param: { _ in nil }, subject: { nil })
     }
 
     func sent(_ target: String, within window: SentWindow) -> Int {

@@ -36,8 +36,3 @@ public struct PromptDecision: Sendable, Equatable {
         return .object(members)
     }
 }
-
-extension TraceStep.Stage {
-    /// One wait rule of `prompt:` (a prompt decision's trace).
-    public static let prompt = TraceStep.Stage(rawValue: "prompt")
-}

@@ -61,28 +61,11 @@ extension RequestReader {
         guard let members = object(json, at: "", known: Self.promptFields) else { return nil }
         let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         let now = instant(fields["now"], at: "now")
-        var user: JSON?
-        if let value = fields["user"] {
-            if object(value, at: "user", known: nil) != nil {
-                user = value
-                _ = string(value["id"], at: "user.id")
-            }
-        } else {
-            fail("user", "missing required field")
-        }
+        let user = self.user(fields["user"])
         let prefs = fields["prefs"].map { preferences($0, at: "prefs") } ?? PreferencesInput()
         let permission = fields["permission"].map { oneOf($0, at: "permission", as: Permission.self) } ?? .unknown
         let state = objectOrEmpty(fields["state"], at: "state")
-        var history: [HistoryEntry] = []
-        if let value = fields["history"] {
-            if let elements = value.elements {
-                for (index, element) in elements.enumerated() {
-                    if let entry = historyEntry(element, at: "history[\(index)]") { history.append(entry) }
-                }
-            } else {
-                mismatch("history", "an array", value)
-            }
-        }
+        let history = self.history(fields["history"])
         guard errors.isEmpty, let now, let user, let permission else { return nil }
         return PromptRequest(now: now, user: user, prefs: prefs, permission: permission, state: state, history: history)
     }

@@ -8,18 +8,15 @@
 /// nearest known offset holds. Instants are clamped to `Zone.supportedInstants` (±35 million
 /// years) so that absurd inputs give absurd answers instead of arithmetic traps.
 public struct Zone: @unchecked Sendable, Hashable, CustomStringConvertible {
-    /// The zone's table, unretained: every table lives as long as the process
-    /// (`ZoneTableCache` keeps each table it builds and never removes one; UTC's is a
-    /// static), so a zone is plain data and copying or dropping one counts no reference.
-    /// Never make a `Zone` over a table that could be freed.
-    private let ref: Unmanaged<ZoneTable>
+    /// The zone's table, unretained (see `ZoneTableRef`): a zone is plain data.
+    private let ref: ZoneTableRef
 
     /// The table (a counted reference; hot paths use `withTable`).
-    var table: ZoneTable { ref.takeUnretainedValue() }
+    var table: ZoneTable { ref.table }
 
     /// Runs `body` with the table borrowed (no reference counted).
     @inline(__always)
-    func withTable<R>(_ body: (ZoneTable) -> R) -> R { ref._withUnsafeGuaranteedRef(body) }
+    func withTable<R>(_ body: (ZoneTable) -> R) -> R { ref.withTable(body) }
 
     /// The zone for an IANA identifier, or nil when Foundation does not know it
     /// (`America/New_Yrok`) or it is an offset spelling (`GMT+5`).
@@ -28,7 +25,7 @@ public struct Zone: @unchecked Sendable, Hashable, CustomStringConvertible {
     /// are a locked dictionary lookup.
     public init?(identifier: String) {
         guard let table = ZoneTableCache.shared.table(for: identifier) else { return nil }
-        ref = .passUnretained(table)
+        ref = ZoneTableRef(immortal: table)
     }
 
     /// Coordinated Universal Time.
@@ -37,14 +34,14 @@ public struct Zone: @unchecked Sendable, Hashable, CustomStringConvertible {
     private static let utcTable = ZoneTable(identifier: "UTC", transitions: [], offsets: [0])
 
     /// A zone over `table`, which must live as long as the process (see `ref`).
-    init(table: ZoneTable) { ref = .passUnretained(table) }
+    init(table: ZoneTable) { ref = ZoneTableRef(immortal: table) }
 
     /// The identifier as given to `init(identifier:)`.
     public var identifier: String { table.identifier }
 
     public var description: String { table.identifier }
 
-    public static func == (a: Zone, b: Zone) -> Bool { a.ref.toOpaque() == b.ref.toOpaque() || a.identifier == b.identifier }
+    public static func == (a: Zone, b: Zone) -> Bool { a.ref === b.ref || a.identifier == b.identifier }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
 

@@ -16,16 +16,6 @@ public enum BundleCompiler {
         diagnostics.append(contentsOf: compilation.reader.diagnostics)
         return compilation.reader.diagnostics.hasErrors ? nil : bundle
     }
-
-    /// Compiles like `compile` but always returns the bundle built so far (entries that did
-    /// not compile are left out or defaulted). For tools that want a best-effort model.
-    public static func compilePartially(_ sections: BundleSections, name: String, digest: String = "",
-                                        files: [String] = [], diagnostics: inout Diagnostics) -> PolicyBundle {
-        var compilation = Compilation(sections: sections)
-        let bundle = compilation.run(name: name, digest: digest, files: files)
-        diagnostics.append(contentsOf: compilation.reader.diagnostics)
-        return bundle
-    }
 }
 
 /// One compilation's working state: the reader (and its diagnostics) and the names known so far.

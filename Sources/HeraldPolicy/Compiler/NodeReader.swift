@@ -10,10 +10,6 @@ struct Fields {
         pairs.first { $0.key.value == key }?.value
     }
 
-    func keySpan(_ key: String) -> SourceSpan? {
-        pairs.first { $0.key.value == key }?.key.span
-    }
-
     func has(_ key: String) -> Bool { pairs.contains { $0.key.value == key } }
 
     /// Where each key is written (the key, not its value), by `prefix` + key: what a

@@ -3,12 +3,6 @@
 // ExpressionChecker (types) and ExpressionEvaluator (closures). See docs/language.md (Expressions).
 public import HeraldSyntax
 
-/// The shape of the names an expression may use: nested objects of typed fields.
-public indirect enum SchemaNode: Sendable, Hashable {
-    case value(ValueType)
-    case object([String: SchemaNode])
-}
-
 /// Everything an expression may name, built by the compiler for one place in a bundle.
 public struct ExpressionEnvironment: Sendable {
     /// Root names: `state`, `user`, `params`, `prefs`, `trigger`, `local`, `now`, `subject`.
@@ -67,50 +61,6 @@ public struct ExpressionEnvironment: Sendable {
     }
 }
 
-/// A run-time value. Enum values are `.string`.
-public enum Value: Sendable, Hashable {
-    case bool(Bool)
-    case int(Int)
-    case string(String)
-    /// Seconds.
-    case duration(Int)
-    /// Seconds since 1970-01-01T00:00:00Z.
-    case instant(Int)
-    /// Seconds since local midnight.
-    case time(Int)
-    /// Days since 1970-01-01 (a local date).
-    case date(Int)
-    /// 1 = Monday … 7 = Sunday.
-    case weekday(Int)
-    case list([Value])
-    /// An absent optional.
-    case null
-}
-
-/// The window of `sent(name, window)`.
-public enum SentWindow: Sendable, Hashable {
-    case day, week, calendarWeek, month, lifetime
-    case duration(Int)
-}
-
-/// What an expression reads at run time; the engine implements it.
-///
-/// Class-bound: compiled expressions take the context as `any EvaluationContext`, and a
-/// class existential is a reference passed as it is, where any other would be copied into a
-/// box (a reference count per evaluation on the decision hot path).
-public protocol EvaluationContext: AnyObject {
-    /// The value at a name path such as `["state", "maintenance", "dueToday"]`; nil if absent.
-    func value(at path: [String]) -> Value?
-    /// The value of a read the compiler resolved to `slot` (see `ExpressionEnvironment.slots`);
-    /// `path` is the same name. The default reads `value(at: path)`.
-    func value(slot: Int, path: [String]) -> Value?
-    /// How many notifications of a type or category were sent in the window.
-    func sent(_ target: String, within window: SentWindow) -> Int
-    /// `sent(target, window, [statuses])`: like `sent(_:within:)`, counting only ledger entries
-    /// whose status is one of `statuses` (`opened`, `dismissed`, …).
-    func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int
-}
-
 /// A type-checked expression, ready to evaluate.
 public struct CompiledExpression: Sendable {
     public var source: String { storage.source }
@@ -123,19 +73,20 @@ public struct CompiledExpression: Sendable {
     /// absence the engine reports as `missing_data`.
     public var requiredPaths: [[String]] { storage.requiredPaths }
     /// Immutable and shared: copying an expression (as rules and decisions do) is one
-    /// reference count.
-    private let storage: Storage
+    /// reference count. Package access: the engine's hot path holds evaluators without
+    /// counting references (`HeraldEngine/HotPath/UnownedExpression.swift`).
+    package let storage: Storage
 
-    fileprivate final class Storage: Sendable {
+    package final class Storage: Sendable {
         let source: String
         let span: SourceSpan
         let type: ValueType
         let referencedPaths: [[String]]
         let requiredPaths: [[String]]
-        let evaluation: ExpressionEvaluation
+        package let evaluation: ExpressionEvaluation
         /// For a `bool` expression, its truth computed without building values for its logic
         /// (`ExpressionEvaluator.compileBool`); else `evaluation`'s `.isTrue`.
-        let truth: BoolEvaluation
+        package let truth: BoolEvaluation
 
         /// `truth` is not optional: a closure kept in an optional is stored maximally
         /// abstracted, and calling it would go through two reabstraction thunks.
@@ -181,29 +132,6 @@ public struct CompiledExpression: Sendable {
     /// logic runs without building values.
     public func evaluateBool(_ context: any EvaluationContext) -> Bool {
         storage.truth(context)
-    }
-
-    /// This expression's evaluator as a plain pointer (see `UnownedExpression`).
-    public var unowned: UnownedExpression { UnownedExpression(storage: .passUnretained(storage)) }
-}
-
-/// A compiled expression's evaluator held without a reference count, for hot paths that
-/// evaluate expressions an owner keeps alive (an engine's per-type tables keep the
-/// `CompiledExpression` next to it). Copying one copies a pointer; using one after every
-/// `CompiledExpression` it came from is gone is undefined.
-public struct UnownedExpression: @unchecked Sendable {
-    fileprivate let storage: Unmanaged<CompiledExpression.Storage>
-
-    /// See `CompiledExpression.evaluate(_:)`.
-    @inline(__always)
-    public func evaluate(_ context: any EvaluationContext) -> Value {
-        storage._withUnsafeGuaranteedRef { $0.evaluation(context) }
-    }
-
-    /// See `CompiledExpression.evaluateBool(_:)`.
-    @inline(__always)
-    public func evaluateBool(_ context: any EvaluationContext) -> Bool {
-        storage._withUnsafeGuaranteedRef { $0.truth(context) }
     }
 }
 
@@ -275,53 +203,5 @@ public enum ExpressionCompiler {
     private static func article(_ type: ValueType) -> String {
         let name = type.description
         return (name.first.map { "aeiou".contains($0) } ?? false) ? "an \(name)" : "a \(name)"
-    }
-}
-
-extension EvaluationContext {
-    public func value(slot: Int, path: [String]) -> Value? {
-        value(at: path)
-    }
-
-    /// Contexts without a status-aware ledger count every entry `sent(_:within:)` counts.
-    public func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
-        sent(target, within: window)
-    }
-}
-
-/// Built-in names an expression may read, bound to negative slots when a bundle compiles (the
-/// declared `state`/`user` fields take the slots from 0 up). An engine answers them with a
-/// switch on the slot instead of matching the path's names; a context that does not know a
-/// slot reads `value(at: path)`, so the binding never changes a value.
-public enum BuiltinRead: Int, CaseIterable, Sendable {
-    case now = -1
-    case triggerAt = -2
-    case subject = -3
-    case localDate = -4
-    case localWeekday = -5
-    case localTime = -6
-    case prefsTimezone = -7
-    case prefsPausedAll = -8
-    case prefsReminderTime = -9
-    case prefsMaxPerDay = -10
-    case prefsQuietHoursStart = -11
-    case prefsQuietHoursEnd = -12
-
-    /// The name path the slot stands for.
-    public var path: [String] {
-        switch self {
-        case .now: ["now"]
-        case .triggerAt: ["trigger", "at"]
-        case .subject: ["subject"]
-        case .localDate: ["local", "date"]
-        case .localWeekday: ["local", "weekday"]
-        case .localTime: ["local", "time"]
-        case .prefsTimezone: ["prefs", "timezone"]
-        case .prefsPausedAll: ["prefs", "pausedAll"]
-        case .prefsReminderTime: ["prefs", "reminderTime"]
-        case .prefsMaxPerDay: ["prefs", "maxPerDay"]
-        case .prefsQuietHoursStart: ["prefs", "quietHours", "start"]
-        case .prefsQuietHoursEnd: ["prefs", "quietHours", "end"]
-        }
     }
 }

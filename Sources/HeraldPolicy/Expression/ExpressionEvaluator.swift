@@ -1,11 +1,11 @@
 import HeraldSyntax
 
 /// A compiled expression step: reads what it needs from the context and returns a value.
-typealias ExpressionEvaluation = @Sendable (any EvaluationContext) -> Value
+package typealias ExpressionEvaluation = @Sendable (any EvaluationContext) -> Value
 
 /// A compiled boolean expression: conditions (eligibility, suppression, `requires`) are
 /// evaluated to a `Bool` directly, with no `Value` built for the logic between their reads.
-typealias BoolEvaluation = @Sendable (any EvaluationContext) -> Bool
+package typealias BoolEvaluation = @Sendable (any EvaluationContext) -> Bool
 
 /// Compiles a `TypedExpression` into nested closures, once, so evaluating it is a walk of
 /// direct calls with no tree interpretation and no allocation beyond the values read.

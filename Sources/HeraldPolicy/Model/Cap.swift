@@ -1,3 +1,5 @@
+// A closed family: a cap and the parts of its declaration (scope, window, limit, what to do
+// over it, which statuses it counts), which exist only inside a `Cap`.
 public import HeraldSyntax
 
 /// What a cap counts together.
@@ -85,31 +87,6 @@ public struct Cap: Sendable {
         self.over = over
         self.exempt = exempt
         self.counts = counts
-        self.span = span
-    }
-}
-
-/// A suppression rule from a type's `suppress` or the policy's `suppress`.
-public struct SuppressRule: Sendable {
-    /// Declared, or `<type>.suppress[<n>]` / `suppress[<n>]` (0-based).
-    public var id: String
-    /// The type that declares it; nil for policy rules.
-    public var owner: String?
-    /// Suppresses when true.
-    public var when: CompiledExpression?
-    /// A built-in or catalog reason code.
-    public var reason: String
-    /// Policy rules: type or category names it applies to; empty: all.
-    public var match: [String]
-    /// Where the rule is named: its `id` value, else its first key.
-    public var span: SourceSpan
-
-    public init(id: String, owner: String?, when: CompiledExpression?, reason: String, match: [String], span: SourceSpan) {
-        self.id = id
-        self.owner = owner
-        self.when = when
-        self.reason = reason
-        self.match = match
         self.span = span
     }
 }

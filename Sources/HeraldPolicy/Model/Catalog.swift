@@ -1,3 +1,6 @@
+// A closed family: the sections of a compiled catalog (`app`, `channels` and their kind,
+// `categories` and their interruption level, schema fields, `reasons`, `routes`), each read
+// only as part of `PolicyBundle`.
 public import HeraldSyntax
 
 /// `app:` — the application a catalog describes.

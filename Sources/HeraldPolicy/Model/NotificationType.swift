@@ -1,3 +1,6 @@
+// A closed family: a notification type and the parts of its declaration (params, timing and
+// its anchor and quiet-hours treatment, dedupe, copy, link), which exist only inside a
+// `NotificationType`.
 public import HeraldSyntax
 
 /// A declared parameter of a notification type's trigger.

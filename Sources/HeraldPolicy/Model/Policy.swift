@@ -1,3 +1,6 @@
+// A closed family: the sections of a compiled policy (`defaults`, `quietHours`, `batching`,
+// `digests`, `priorities`, `dst`, `content`, `dedupe`), each a small value read only as part
+// of `PolicyBundle`; kept together so the policy's model reads in one place.
 public import HeraldSyntax
 
 /// A local wall-clock window `[start, end)`, in seconds since midnight; may cross midnight.

@@ -43,12 +43,6 @@ public enum JSONSchemaGenerator {
         object([("$ref", .string("#/$defs/\(name)")), ("description", .string(description))])
     }
 
-    static func described(_ schema: JSONOutput, _ description: String) -> JSONOutput {
-        guard case .object(var members) = schema else { return schema }
-        members.append(("description", .string(description)))
-        return .object(members)
-    }
-
     static func string(_ description: String? = nil, pattern: String? = nil) -> JSONOutput {
         var members: [(String, JSONOutput)] = [("type", .string("string"))]
         if let pattern { members.append(("pattern", .string(pattern))) }

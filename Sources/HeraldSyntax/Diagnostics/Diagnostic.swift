@@ -64,20 +64,6 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 }
 
-extension Diagnostic {
-    /// Builds a diagnostic whose help suggests the closest of `candidates` to `name`
-    /// (Levenshtein distance), when one is close enough to be a likely typo.
-    public static func unknownName(
-        _ code: DiagnosticCode,
-        _ message: String,
-        name: String,
-        candidates: some Sequence<String>,
-        at span: SourceSpan?
-    ) -> Diagnostic {
-        Diagnostic(code, message, at: span, suggestion: Suggestions.closest(to: name, in: candidates))
-    }
-}
-
 /// An ordered collection of diagnostics, filled by every phase and returned alongside its
 /// result: phases collect, only the boundary (CLI, `load`) decides to stop.
 public struct Diagnostics: Sendable, Hashable, Codable, Sequence {

@@ -66,28 +66,8 @@ public indirect enum JSONOutput: Sendable, Hashable {
         out += String(repeating: "  ", count: indent)
     }
 
-    /// Writes `value` as a JSON string literal: quotes, backslashes and control characters
-    /// escaped; everything else (including non-ASCII) written as is, in UTF-8.
+    /// Writes `value` as a JSON string literal (`JSONString`).
     static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16, uppercase: false)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        out += JSONString.literal(value)
     }
 }

@@ -1,3 +1,5 @@
+// A closed family: the YAML node tree (a node, a mapping's pairs and keys, a scalar and its
+// positions), the only shapes the strict reader produces.
 /// A node of a strictly-read YAML document, with its source span.
 ///
 /// Only three shapes exist: scalars (always text; the compiler decides whether a scalar is

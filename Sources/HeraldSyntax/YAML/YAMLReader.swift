@@ -1,3 +1,5 @@
+// A closed family: the reader's entry point (`YAMLReader`), its limits and its result, and
+// the private event loop behind them (the one place that sees libyaml's events).
 import CLibYAML
 
 /// Limits that keep a hostile file from exhausting memory or time.
@@ -84,16 +86,15 @@ private struct EventReader {
         case invalid
     }
 
-    // Frames belong to one reader on one thread: the runtime's exclusivity checks (a call per
-    // property access) are skipped.
+    // Frames belong to one reader on one thread.
     final class MappingFrame {
         let start: SourceLocation
         let isFlow: Bool
-        @exclusivity(unchecked) var pairs: [YAMLPair] = []
-        @exclusivity(unchecked) var pending: PendingKey = .none
+        var pairs: [YAMLPair] = []
+        var pending: PendingKey = .none
         /// Keys seen so far, by name, once the mapping is large; small mappings compare the
         /// keys of `pairs` instead (cheaper than hashing every key).
-        @exclusivity(unchecked) var seen: [String: SourceSpan] = [:]
+        var seen: [String: SourceSpan] = [:]
         init(start: SourceLocation, isFlow: Bool) { self.start = start; self.isFlow = isFlow }
 
         static let smallMapping = 12
@@ -119,7 +120,7 @@ private struct EventReader {
     final class SequenceFrame {
         let start: SourceLocation
         let isFlow: Bool
-        @exclusivity(unchecked) var items: [YAMLNode] = []
+        var items: [YAMLNode] = []
         init(start: SourceLocation, isFlow: Bool) { self.start = start; self.isFlow = isFlow }
     }
 

@@ -32,12 +32,12 @@ extension DecisionRun {
                 case .defer:
                     guard let next = nextFree(plan, scopes: scopes, from: deliverAt), next > deliverAt else {
                         return Verdict(reason: reason, citation: plan.citation, cap: plan.id,
-                                       detail: Self.append(note, "; no later instant has room"))
+                                       detail: TraceFormat.append(note, "; no later instant has room"))
                     }
                     capMoves.append((plan.id, deliverAt, next))
                     deliverAt = next
-                    scheduleReason = "burst_spacing"
-                    timingRule = Unmanaged.passUnretained(plan.citation)
+                    scheduleReason = .burstSpacing
+                    timingRule = plan.citation
                     deferred = true
                     if let verdict = applyQuietHours() {
                         return verdict
@@ -46,13 +46,13 @@ extension DecisionRun {
                 case .batch(let groupName):
                     guard let group = engine.bundle.batching[groupName] else { continue }
                     batch = batchSlot(BatchPlan(group), at: deliverAt, forced: true)
-                    return Verdict(reason: "batched", citation: plan.citation, cap: plan.id,
-                                   detail: Self.append(note, "; batched into `\(groupName)`"))
+                    return Verdict(reason: .batched, citation: plan.citation, cap: plan.id,
+                                   detail: TraceFormat.append(note, "; batched into `\(groupName)`"))
                 case .digest(let name):
                     guard let digest = engine.bundle.digests[name] else { continue }
                     batch = digestSlot(digest, at: deliverAt)
-                    return Verdict(reason: "batched", citation: plan.citation, cap: plan.id,
-                                   detail: Self.append(note, "; held for digest `\(name)`"))
+                    return Verdict(reason: .batched, citation: plan.citation, cap: plan.id,
+                                   detail: TraceFormat.append(note, "; held for digest `\(name)`"))
                 }
             }
             break
@@ -60,19 +60,14 @@ extension DecisionRun {
         if let verdict = checkExpiry() { return verdict }
         if deferred {
             let moves = capMoves, zone = zone
-            step(.caps, .pass, timingRule?.takeUnretainedValue(), detail: .lazy {
-                moves.map { "`\($0.cap)` deferred \(Self.localClock($0.from, zone)) → \(Self.localClock($0.to, zone))" }
+            step(.caps, .pass, timingRule, detail: .lazy {
+                moves.map { "`\($0.cap)` deferred \(TraceFormat.localClock($0.from, zone)) → \(TraceFormat.localClock($0.to, zone))" }
                     .joined(separator: "; ")
             })
         } else {
             step(.caps, .pass, note: .capsHaveRoom(Int32(truncatingIfNeeded: table.caps.count)))
         }
         return nil
-    }
-
-    /// A note followed by more text, both formatted when read.
-    static func append(_ note: TraceText, _ more: String) -> TraceText {
-        .lazy { note.string + more }
     }
 
     /// The ledger scopes a cap counts for this notification, or nil when it does not apply.
@@ -130,12 +125,12 @@ extension DecisionRun {
     func firstOver(from start: Int, at t: Int) -> (index: Int, note: TraceText, scopes: [LedgerScope.Key]?)? {
         borrowing { table, context in
             let ownCountsDefaults = ledger.countsDefaults
-            let plans = table.capPlanRefs.buffer
-            for index in start ..< plans.count {
-                let found = plans[index]._withUnsafeGuaranteedRef { plan -> (note: TraceText, scopes: [LedgerScope.Key]?)? in
+            for index in start ..< table.capPlanRefs.count {
+                let found = table.capPlanRefs.withElement(index) { plan -> (note: TraceText, scopes: [LedgerScope.Key]?)? in
                     let check: CapCheck
                     let resolved: [LedgerScope.Key]?
-                    if let fixed = plan.fixedScopeBuffer?.buffer {
+                    if plan.hasFixedScopes {
+                        let fixed = plan.fixedScopeBuffer.buffer
                         resolved = nil
                         check = plan.defaultCounts && ownCountsDefaults
                             ? isOver(plan, scopes: fixed, at: t, in: ledger) : isOver(plan, scopes: fixed, at: t)
@@ -174,11 +169,11 @@ extension DecisionRun {
             for scope in scopes {
                 if let last = index.last(scope, before: t + 1), t - last < cooldown {
                     let zone = zone
-                    return .over(.lazy { "last in \(scope.scope) at \(Self.localClock(last, zone)), cooldown \(Self.duration(cooldown))" })
+                    return .over(.lazy { "last in \(scope.scope) at \(TraceFormat.localClock(last, zone)), cooldown \(TraceFormat.duration(cooldown))" })
                 }
                 if let next = index.first(scope, atOrAfter: t), next - t < cooldown {
                     let zone = zone
-                    return .over(.lazy { "next in \(scope.scope) at \(Self.localClock(next, zone)), cooldown \(Self.duration(cooldown))" })
+                    return .over(.lazy { "next in \(scope.scope) at \(TraceFormat.localClock(next, zone)), cooldown \(TraceFormat.duration(cooldown))" })
                 }
             }
             if plan.per == nil { return .room }
@@ -189,7 +184,7 @@ extension DecisionRun {
         for i in scopes.indices { count += index.count(scopes[i], in: range) }
         guard count >= max else { return .room }
         let used = count
-        return .over(.lazy { "\(used) of \(max) per \(Self.describe(per)) used" })
+        return .over(.lazy { "\(used) of \(max) per \(TraceFormat.describe(per)) used" })
     }
 
     /// The instants counted against one more notification at `t`. A rolling window counts
@@ -250,86 +245,5 @@ extension DecisionRun {
             candidate = n
         }
         return nil
-    }
-
-    static func describe(_ per: CapWindow) -> String {
-        switch per {
-        case .day: "day"
-        case .week: "week"
-        case .calendarWeek: "calendar week"
-        case .month: "month"
-        case .year: "year"
-        case .lifetime: "lifetime"
-        case .duration(let d): duration(d)
-        }
-    }
-
-    // MARK: 9. Batching
-
-    mutating func checkBatching() -> Verdict? {
-        guard table.batching != nil else {
-            step(.batching, .skip)
-            return nil
-        }
-        // The group and its members are read where the table keeps them.
-        let at = deliverAt
-        let found = borrowing { table, _ in
-            Unmanaged.passUnretained(table.batching!)._withUnsafeGuaranteedRef { plan in
-                batchSlot(plan, at: at, forced: false, members: table.batchMembers)
-            }
-        }
-        if let slot = found {
-            batch = slot
-            let zone = zone
-            return Verdict(reason: "batched", citation: table.cite.batching,
-                           detail: .lazy { "joins `\(slot.key)`, flushes at \(Self.localClock(slot.flushAt, zone))" })
-        }
-        step(.batching, .pass, cited: cited { $0.cite.batching }, note: .batchingWindow)
-        return nil
-    }
-
-    /// The batch a member at `t` belongs to: an open batch of the group in the history whose
-    /// window holds `t`; else (not forced) a new batch with a member scheduled within the
-    /// window; else (forced by a cap) a new batch starting at `t`.
-    mutating func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool) -> Decision.Batch? {
-        batchSlot(group, at: t, forced: forced, members: table.batchMembers)
-    }
-
-    /// `batchSlot(_:at:forced:)` with the group's member types given.
-    mutating func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool, members: borrowing [String]) -> Decision.Batch? {
-        var best: Int?
-        if ledger.hasBatches {
-            let prefix = "\(group.name):\(context.userID):"
-            for key in ledger.batchKeys(withPrefix: prefix) {
-                guard let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))),
-                      start <= t, t < start + group.window
-                else { continue }
-                best = Swift.min(best ?? Int.max, start)
-            }
-        }
-        func slot(_ start: Int) -> Decision.Batch {
-            Decision.Batch(group: group.name, key: "\(group.name):\(context.userID):" + ContractTime.format(start),
-                           flushAt: start + group.window)
-        }
-        if let start = best { return slot(start) }
-        if !forced {
-            var first: Int?
-            let window = group.window
-            for index in members.indices {
-                if let d = ledger.firstPending(type: members[index], after: t - window, before: t + window) {
-                    first = Swift.min(first ?? Int.max, d)
-                }
-            }
-            guard let other = first else { return nil }
-            return slot(Swift.min(other, t))
-        }
-        return slot(t)
-    }
-
-    /// A digest's slot: its next local time at or after `t`, keyed by that local date.
-    func digestSlot(_ digest: Digest, at t: Int) -> Decision.Batch {
-        let flush = zone.nextOccurrence(of: digest.at / 60, atOrAfter: t)
-        let date = CivilDate(days: zone.localDate(of: flush))
-        return Decision.Batch(group: digest.name, key: "\(digest.name):\(context.userID):\(date)", flushAt: flush)
     }
 }

@@ -1,0 +1,102 @@
+import HeraldPolicy
+import HeraldSyntax
+
+extension Engine {
+    /// A `prefs.*` name: the effective preferences, with toggles defaulted by the bundle.
+    func preferenceValue(_ path: [String], prefs: EffectivePreferences, input: PreferencesInput) -> Value? {
+        guard path.count >= 2 else { return nil }
+        switch path[1] {
+        case "timezone": return .string(prefs.zone.identifier)
+        case "pausedAll": return .bool(prefs.pausedAll)
+        case "reminderTime": return .time(prefs.reminderTime)
+        case "quietHours":
+            guard path.count == 3, let q = prefs.quietHours else { return nil }
+            return path[2] == "start" ? .time(q.start) : path[2] == "end" ? .time(q.end) : nil
+        case "trainingDays": return .list(trainingDays(input).map(Value.weekday))
+        case "maxPerDay": return prefs.maxPerDay.map(Value.int)
+        case "muted": return .list((input.muted ?? []).map(Value.string))
+        case "categories":
+            guard path.count == 3 else { return nil }
+            return .bool(categoryEnabled(path[2], categories: input.categories))
+        case "channels":
+            guard path.count == 3 else { return nil }
+            return .bool(channelEnabled(path[2], channels: input.channels))
+        case "types":
+            guard path.count == 3 else { return nil }
+            return .bool(input.types[path[2]] ?? bundle.types[path[2]]?.defaultOn ?? true)
+        default: return nil
+        }
+    }
+
+    /// The user's training days: the request's, else the policy's default.
+    func trainingDays(_ input: PreferencesInput) -> [Int] {
+        input.trainingDays ?? core.bundle.defaults.trainingDays
+    }
+
+    /// `sent(target, window)`: the ledger's count of a type or category in the window around `now`.
+    func sentCount(_ target: String, within window: SentWindow, ledger: LedgerIndex, zone: Zone, now: Int) -> Int {
+        let scope: LedgerScope = bundle.types.contains(target) ? .type(target) : .category(target)
+        return ledger.count(scope, in: zone.window(Self.window(window), containing: now))
+    }
+
+    /// `sent(target, window, [statuses])`: the entries of a type or category whose status is
+    /// one of `statuses` (any status, also those caps do not count), in the window around
+    /// `now`. Answered by the ledger's per-status index.
+    /// - Complexity: O(s log h) for s statuses and h entries.
+    func sentCount(_ target: String, within window: SentWindow, statuses: [String], ledger: LedgerIndex, zone: Zone, now: Int) -> Int {
+        let scope: LedgerScope = bundle.types.contains(target) ? .type(target) : .category(target)
+        let wanted = Set(statuses.compactMap(HistoryEntry.Status.init(rawValue:)))
+        return ledger.count(scope, statuses: wanted, in: zone.window(Self.window(window), containing: now))
+    }
+
+    static func window(_ window: SentWindow) -> Window {
+        switch window {
+        case .day: .day
+        case .week: .week
+        case .calendarWeek: .calendarWeek
+        case .month: .month
+        case .lifetime: .lifetime
+        case .duration(let d): .rolling(d)
+        }
+    }
+
+    func categoryEnabled(_ name: String, categories: [String: Bool]) -> Bool {
+        categories[name] ?? bundle.categories[name]?.defaultOn ?? true
+    }
+
+    func channelEnabled(_ name: String, channels: [String: Bool]) -> Bool {
+        guard let channel = bundle.channels[name], channel.toggle else { return true }
+        return channels[name] ?? channel.defaultOn
+    }
+
+    /// The effective preferences. When the request's are invalid their problems are added to
+    /// `errors` and the policy's defaults in UTC stand in, so that the rest of the request
+    /// can still be checked (a decision is then never made).
+    func preferences(_ input: PreferencesInput, errors: inout [RequestError]) -> EffectivePreferences {
+        // A request that states none of the scalars (the toggles are read where they are)
+        // takes the policy's defaults, resolved once per engine.
+        if input.timezone == nil, input.pausedAll == nil, input.reminderTime == nil, input.quietHours == nil,
+           input.maxPerDay == nil, let defaults = core.defaultPreferences {
+            return defaults
+        }
+        let defaults = core.bundle.defaults
+        let zoneName = input.timezone ?? defaults.timezone
+        let known = zoneName == defaults.timezone ? core.defaultZone : nil
+        guard let zone = known ?? Zone(identifier: zoneName) else {
+            errors.append(RequestError(path: input.timezone == nil ? "defaults.timezone" : "prefs.timezone",
+                                       message: "unknown time zone `\(zoneName)`"))
+            return EffectivePreferences(zone: .utc, pausedAll: defaults.pausedAll, reminderTime: defaults.reminderTime,
+                                        quietHours: defaults.quietHours, maxPerDay: defaults.maxPerDay)
+        }
+        var quiet = defaults.quietHours
+        switch input.quietHours {
+        case nil: break
+        case .off?: quiet = nil
+        case .window(let start, let end)?: quiet = QuietHoursWindow(start: start, end: end)
+        }
+        return EffectivePreferences(
+            zone: zone, pausedAll: input.pausedAll ?? defaults.pausedAll,
+            reminderTime: input.reminderTime ?? defaults.reminderTime, quietHours: quiet,
+            maxPerDay: input.maxPerDay ?? defaults.maxPerDay)
+    }
+}

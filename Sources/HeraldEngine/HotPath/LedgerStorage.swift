@@ -1,0 +1,53 @@
+/// The storage of a `LedgerIndex`: the scopes' sorted instants, the key and batch tables.
+///
+/// Invariant: a storage is written only through `LedgerIndex`'s mutating methods, after
+/// `makeUnique()` (copy on write): a shared storage is never written, and a unique one only
+/// by its one owner. That is why the runtime's exclusivity checks (a call per property
+/// access, on every lookup of every decision) are skipped here, and why this class lives in
+/// the hot path's folder: nothing else may write it.
+final class LedgerStorage: @unchecked Sendable {
+    let counting: Set<HistoryEntry.Status>
+    let countsDefaults: Bool
+    let categoryOf: @Sendable (String) -> String?
+    @exclusivity(unchecked) var ids: ScopeTable = {
+        var table = ScopeTable()
+        table[LedgerScope.Key(.global)] = 0
+        return table
+    }()
+    @exclusivity(unchecked) var buckets: [[Int]] = [[]]
+    /// The delivery instant of each non-cancelled key (its first entry); later entries with
+    /// the same key go to `keyMore`.
+    @exclusivity(unchecked) var keyFirst = KeyTable()
+    @exclusivity(unchecked) var keyMore: [String: [Int]] = [:]
+    /// Every batch key of a non-cancelled entry.
+    @exclusivity(unchecked) var batchKeys: Set<String> = []
+    /// Scheduled entries in no batch yet, by type: sorted instants (batching looks for a
+    /// pending member to batch with).
+    @exclusivity(unchecked) var pendingByType: [String: [Int]] = [:]
+    @exclusivity(unchecked) var entries: [HistoryEntry]
+    /// The instant representing each batch in the global bucket (its earliest member).
+    @exclusivity(unchecked) var batchStarts: [String: Int] = [:]
+    /// Every entry (any status) by type or category and status: sorted instants, for
+    /// `sent(target, window, [statuses])`.
+    @exclusivity(unchecked) var byStatus: [LedgerIndex.StatusScope: [Int]] = [:]
+
+    init(counting: Set<HistoryEntry.Status>, categoryOf: @escaping @Sendable (String) -> String?, entries: [HistoryEntry]) {
+        self.counting = counting
+        countsDefaults = counting == HistoryEntry.Status.counting
+        self.categoryOf = categoryOf
+        self.entries = entries
+    }
+
+    func copy() -> LedgerStorage {
+        let c = LedgerStorage(counting: counting, categoryOf: categoryOf, entries: entries)
+        c.ids = ids
+        c.buckets = buckets
+        c.keyFirst = keyFirst
+        c.keyMore = keyMore
+        c.batchKeys = batchKeys
+        c.pendingByType = pendingByType
+        c.batchStarts = batchStarts
+        c.byStatus = byStatus
+        return c
+    }
+}

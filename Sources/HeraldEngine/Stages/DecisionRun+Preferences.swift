@@ -1,0 +1,53 @@
+import HeraldPolicy
+import HeraldSyntax
+
+extension DecisionRun {
+    // MARK: 3. Preferences
+
+    mutating func checkPreferences() -> Verdict? {
+        let locked = table.locked
+        if context.prefs.pausedAll && !locked {
+            return Verdict(reason: .pausedAll, citation: table.cite.pausedAll,
+                           detail: .text("the user paused all notifications"))
+        }
+        if let requires = table.requiresEval, !borrowing({ _, context in requires.evaluateBool(context) }) {
+            let source = table.category?.requires?.source ?? ""
+            return Verdict(reason: .categoryOff, citation: table.cite.categoryRequires,
+                           detail: .lazy { "`\(source)` is false" })
+        }
+        if !locked && !(context.input.categories.isEmpty ? table.categoryDefaultOn
+                        : context.input.categories[type.category] ?? table.categoryDefaultOn) {
+            let category = type.category
+            return Verdict(reason: .categoryOff, citation: table.cite.categoryToggle,
+                           detail: .lazy { "category `\(category)` is off" })
+        }
+        if !type.locked && !(context.input.types.isEmpty ? type.defaultOn : context.input.types[type.id] ?? type.defaultOn) {
+            let id = type.id, byDefault = context.input.types[type.id] == nil
+            return Verdict(reason: .typeOff, citation: table.cite.typeToggle,
+                           detail: .lazy { byDefault ? "`\(id)` is off by default" : "the user turned `\(id)` off" })
+        }
+        // The first channel whose master toggle and category-channel toggle are on.
+        // A locked type or category (security alerts, one-time codes) is exempt from every
+        // preference switch: pause all, the category toggles and the channel master toggles.
+        let chosen: Int? = borrowing { table, context in
+            table.channelChoices.indices.first { index in
+                if locked { return true }
+                return withBorrowed(table.channelChoices[index]) { ch in
+                    if ch.toggle, !(context.input.channels.isEmpty ? ch.defaultOn
+                                    : (context.input.channels[ch.name] ?? ch.defaultOn)) { return false }
+                    return context.input.categories.isEmpty ? ch.categoryDefaultOn
+                        : (context.input.categories[ch.categoryKey] ?? ch.categoryDefaultOn)
+                }
+            }
+        }
+        hasChannel = chosen != nil
+        channelIndex = Int16(truncatingIfNeeded: chosen ?? 0)
+        guard hasChannel else {
+            let id = type.id, channels = type.channels
+            return Verdict(reason: .channelOff, citation: table.cite.channels,
+                           detail: .lazy { "every channel of `\(id)` is off: " + channels.joined(separator: ", ") })
+        }
+        step(.preferences, .pass, note: .chosenChannel(channelIndex))
+        return nil
+    }
+}

@@ -1,0 +1,265 @@
+import HeraldPolicy
+import HeraldSyntax
+
+/// One type with everything the pipeline needs resolved against the bundle.
+final class TypeTable: Sendable {
+    let type: NotificationType
+    let category: Category?
+    /// The type's channels in preference order (unknown names dropped).
+    let channels: [Channel]
+    let fallback: Channel?
+    /// The type's own suppression rules, then the policy's that match it.
+    let suppress: [SuppressRule]
+    /// The type's caps, then the policy's that apply to it (not exempt; `match`/`only` fit).
+    let caps: [Cap]
+    let quietHours: QuietHoursTreatment
+    /// Where the quiet-hours treatment comes from (for the trace).
+    let quietHoursSource: SourceSpan?
+    /// The batch group the type belongs to, as a reference (the stage reads it, never copies it).
+    let batching: BatchPlan?
+    /// The link's URL template (its route's), when the type has a link whose route compiled.
+    let linkURL: RouteTemplate?
+    /// The link rendered once, when no binding depends on the request (plain-text bindings).
+    let staticLink: String?
+    /// Higher keeps capacity first (plan order).
+    let priority: Int
+    /// Non-optional paths the type's expressions read: absent → `missing_data`.
+    let requiredPaths: [[String]]
+    /// Param name → index in `type.params`.
+    let paramSlots: [String: Int]
+    /// The params' names in declaration order (`paramSlot` compares a few names instead of hashing).
+    let paramNames: [String]
+    /// The params' declared types, like `paramNames`.
+    let paramTypes: [ValueType]
+    /// How each param converts (`LeafKind`), like `paramNames`.
+    let paramKinds: [LeafKind]
+    /// The params' names' UTF-8 lengths, like `paramNames`.
+    let paramLengths: [Int]
+
+    /// The index of param `name` in `type.params`. A name is compared only when its UTF-8
+    /// length matches.
+    @inline(__always)
+    func paramSlot(_ name: String) -> Int? {
+        guard paramNames.count <= 12 else { return paramSlots[name] }
+        let length = name.utf8.count
+        for i in paramNames.indices where paramLengths[i] == length && paramNames[i] == name { return i }
+        return nil
+    }
+    /// `requiredPaths` resolved to where a request keeps them.
+    let requiredReads: [ReadSlot]
+    /// Where `timing.at: param|state` reads its instant.
+    let timingRead: ReadSlot?
+    /// The type or its category is locked (exempt from every preference switch).
+    let locked: Bool
+    /// The category's toggle when the user's prefs leave it out (on for an undeclared category).
+    let categoryDefaultOn: Bool
+    /// Per channel (like `channels`): what choosing it reads.
+    let channelChoices: [ChannelChoice]
+    let fallbackChoice: ChannelChoice?
+    /// Every rule the trace and decisions cite, with its `path:line:col`, built once: what
+    /// a `TableCitation` of this table names.
+    let citations: CitationTable
+    /// The type's own citations (indices into `citations`).
+    let cite: Citations
+    /// Per suppression rule (like `suppress`).
+    let suppressCitations: [TableCitation]
+    /// Per suppression rule: its condition (nil: always) and reason, read without copying the rule.
+    let suppressWhen: [CompiledExpression?]
+    /// The conditions the stages evaluate, as unowned evaluators of the expressions this
+    /// table keeps (`type.eligible`, `category`'s `requires`, `suppressWhen`): evaluating
+    /// one counts no reference.
+    let eligibleEval: UnownedExpression?
+    let requiresEval: UnownedExpression?
+    let suppressEvals: [UnownedExpression?]
+    let suppressReasons: [String]
+    /// What rendering reads: the copy templates (none for a silent type), the thread id
+    /// template (the type's, else its category's) and the interruption level.
+    let copyTitle, copySubtitle, copyBody, copyLockscreen, threadIdTemplate: BoundTemplate?
+    /// The idempotency key's template (the type's, else its dedupe key), and the subject's.
+    let keyTemplate, subjectTemplate: BoundTemplate?
+    let interruptionLevel: String
+    /// The rule timing cites when it aligns the trigger (quiet hours cite `cite.quietHours`).
+    let timingCitation: TableCitation
+    /// Per cap (like `caps`): what checking it needs, resolved once.
+    let capPlans: [CapPlan]
+    /// `capPlans` pinned as unretained references (this table keeps `capPlans`): the caps
+    /// stage reads them without counting a reference.
+    let capPlanRefs: UnownedReferences<CapPlan>
+    /// The batch group's member types, each once.
+    let batchMembers: [String]
+    /// The bundle's name and digest, which every decision on this type cites.
+    let policy: Decision.Policy
+
+    struct Citations: Sendable {
+        let missingData, eligible, pausedAll, categoryRequires, categoryToggle, typeToggle, channels, fallback: TableCitation
+        let dedupe, key, quietHours, expires, batching: TableCitation
+    }
+
+    init(type: NotificationType, bundle: PolicyBundle, fieldSlots: [[String]: Int]) {
+        self.type = type
+        category = bundle.categories[type.category]
+        channels = type.channels.compactMap { bundle.channels[$0] }
+        fallback = type.fallback.flatMap { bundle.channels[$0] }
+        let names: Set<String> = [type.id, type.category]
+        func fits(_ list: [String]) -> Bool { list.isEmpty || !names.isDisjoint(with: list) }
+        suppress = type.suppress + bundle.suppress.filter { fits($0.match) }
+        caps = (type.caps + bundle.caps).filter { cap in
+            guard names.isDisjoint(with: cap.exempt) else { return false }
+            if cap.owner == nil, !cap.only.isEmpty, names.isDisjoint(with: cap.only) { return false }
+            // A channel match is decided per request (the chosen channel); other matches here.
+            if cap.owner == nil, !cap.match.isEmpty, cap.scope != .channel {
+                let channelNames = Set(type.channels)
+                if names.isDisjoint(with: cap.match), channelNames.isDisjoint(with: cap.match) { return false }
+            }
+            return true
+        }
+        if let own = type.timing.quietHours {
+            quietHours = own
+            quietHoursSource = type.keySpans["timing.quietHours"]
+        } else if !names.isDisjoint(with: bundle.quietHours.bypass) {
+            quietHours = .bypass
+            quietHoursSource = bundle.quietHours.span
+        } else {
+            quietHours = bundle.quietHours.during == .bypass ? .bypass : bundle.quietHours.during
+            quietHoursSource = bundle.quietHours.span ?? bundle.defaults.keySpans["quietHours"]
+        }
+        let batchGroup = bundle.batching.first { $0.members.contains(type.id) }
+        linkURL = type.link.flatMap { bundle.routes[$0.route]?.url }
+        if let link = type.link, let url = linkURL, link.bindings.allSatisfy(\.value.isLiteral) {
+            staticLink = Engine.renderLink(link, url: url) { _ in nil }
+        } else {
+            staticLink = nil
+        }
+        if let explicit = type.priority {
+            priority = explicit
+        } else if let rank = bundle.priorityRank(ofType: type.id) {
+            priority = bundle.priorities.count - rank
+        } else {
+            priority = 0
+        }
+        var required: [[String]] = []
+        var seen: Set<[String]> = []
+        var expressions: [CompiledExpression] = []
+        if let e = type.eligible { expressions.append(e) }
+        if let e = bundle.categories[type.category]?.requires { expressions.append(e) }
+        expressions += suppress.compactMap(\.when)
+        for cap in caps { if case .expression(let e) = cap.max { expressions.append(e) } }
+        for expression in expressions {
+            for path in expression.requiredPaths where path.first == "state" || path.first == "user" || path.first == "params" {
+                if seen.insert(path).inserted { required.append(path) }
+            }
+        }
+        for param in type.params where !param.type.isOptional {
+            let path = ["params", param.name]
+            if seen.insert(path).inserted { required.append(path) }
+        }
+        switch type.timing.at {
+        case .param(let name):
+            let path = ["params", name]
+            if seen.insert(path).inserted { required.append(path) }
+        case .state(let p):
+            let path = ["state"] + p
+            if seen.insert(path).inserted { required.append(path) }
+        default: break
+        }
+        requiredPaths = required
+        var slots: [String: Int] = [:]
+        for (index, param) in type.params.enumerated() { slots[param.name] = index }
+        paramSlots = slots
+        paramNames = type.params.map(\.name)
+        paramTypes = type.params.map(\.type)
+        paramKinds = paramTypes.map(LeafKind.init)
+        paramLengths = paramNames.map(\.utf8.count)
+        requiredReads = required.map { ReadSlot(path: $0, fieldSlots: fieldSlots, paramSlots: slots) }
+        switch type.timing.at {
+        case .param(let name): timingRead = ReadSlot(path: ["params", name], fieldSlots: fieldSlots, paramSlots: slots)
+        case .state(let p): timingRead = ReadSlot(path: ["state"] + p, fieldSlots: fieldSlots, paramSlots: slots)
+        default: timingRead = nil
+        }
+        locked = type.locked || (category?.locked ?? false)
+        categoryDefaultOn = category?.defaultOn ?? true
+        channelChoices = channels.map { ch in
+            ChannelChoice(ch, categoryKey: "\(type.category).\(ch.name)",
+                          categoryDefaultOn: bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true)
+        }
+        fallbackChoice = fallback.map { ChannelChoice($0, categoryKey: "", categoryDefaultOn: true) }
+        let id = type.id
+        // Each citation points at the key that decides (`eligible`, `defaults.pausedAll`, …),
+        // else at the type's name.
+        let keys = type.keySpans
+        let keyRule = type.idempotencyKey != nil ? keys["idempotencyKey"] : type.dedupe?.key != nil ? keys["dedupe.key"] : nil
+        // A toggle that is off by default is decided by its `default: false`.
+        let categoryToggle = category.map { $0.defaultOn ? $0.span : $0.keySpans["default"] ?? $0.span }
+        let typeToggle = type.defaultOn ? type.span : keys["default"] ?? type.span
+        var citing = CitationTable.Builder()
+        cite = Citations(
+            missingData: citing.cite(id, at: type.span),
+            eligible: citing.cite("\(id).eligible", at: keys["eligible"]),
+            pausedAll: citing.cite("prefs.pausedAll", at: bundle.defaults.keySpans["pausedAll"] ?? type.span),
+            categoryRequires: citing.cite("\(type.category).requires", at: category?.keySpans["requires"]),
+            categoryToggle: citing.cite("prefs.categories.\(type.category)", at: categoryToggle),
+            typeToggle: citing.cite("prefs.types.\(id)", at: typeToggle),
+            channels: citing.cite("\(id).channels", at: keys["channels"] ?? type.span),
+            fallback: citing.cite("\(id).fallback", at: keys["fallback"] ?? type.span),
+            dedupe: citing.cite("\(id).dedupe", at: keys["dedupe"]),
+            key: citing.cite("\(id).key", at: keyRule ?? type.span),
+            quietHours: citing.cite(type.timing.quietHours != nil ? "\(id).timing.quietHours" : "quietHours",
+                                    at: quietHoursSource ?? type.span),
+            expires: citing.cite("\(id).timing.expires", at: keys["timing.expires"] ?? type.span),
+            batching: citing.cite(batchGroup.map { "batching.\($0.name)" } ?? "", at: batchGroup?.span))
+        var suppressCitations: [TableCitation] = []
+        for rule in suppress { suppressCitations.append(citing.cite(rule.id, at: rule.span)) }
+        self.suppressCitations = suppressCitations
+        suppressWhen = suppress.map(\.when)
+        // Each evaluator comes from an expression this table keeps (`suppressWhen`, `type`,
+        // `category`).
+        suppressEvals = suppressWhen.map { $0.map(UnownedExpression.init(keptAlongside:)) }
+        eligibleEval = type.eligible.map(UnownedExpression.init(keptAlongside:))
+        requiresEval = category?.requires.map(UnownedExpression.init(keptAlongside:))
+        suppressReasons = suppress.map(\.reason)
+        let copy = type.silent ? nil : type.copy
+        func bind(_ template: MessageTemplate?) -> BoundTemplate? { template.map { BoundTemplate($0, params: type.params) } }
+        copyTitle = bind(copy?.title)
+        copySubtitle = bind(copy?.subtitle)
+        copyBody = bind(copy?.body)
+        copyLockscreen = bind(copy?.lockscreen)
+        threadIdTemplate = bind(type.threadId ?? category?.threadId)
+        keyTemplate = bind(type.idempotencyKey ?? type.dedupe?.key)
+        subjectTemplate = bind(type.subject)
+        interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
+        timingCitation = citing.cite("\(id).timing", at: keys["timing"] ?? type.span)
+        var plans: [CapPlan] = []
+        for cap in caps {
+            let scopes: [LedgerScope]?
+            switch cap.scope {
+            case .channel, .subject: scopes = nil
+            default: scopes = Self.fixedScopes(of: cap, type: type, bundle: bundle)
+            }
+            plans.append(CapPlan(cap: cap, fixedScopes: scopes, citation: citing.cite(cap.id, at: cap.span)))
+        }
+        capPlans = plans
+        capPlanRefs = UnownedReferences(keptAlongside: plans)
+        citations = citing.finish()
+        var members: [String] = []
+        for m in batchGroup?.members ?? [] where !members.contains(m) { members.append(m) }
+        batchMembers = members
+        policy = Decision.Policy(name: bundle.name, digest: bundle.digest)
+        batching = batchGroup.map(BatchPlan.init)
+    }
+
+    /// The scopes of a global, type or category cap for `type` (they depend only on the bundle).
+    static func fixedScopes(of cap: Cap, type: NotificationType, bundle: PolicyBundle) -> [LedgerScope] {
+        switch cap.scope {
+        case .global:
+            if cap.match.isEmpty || cap.owner != nil { return [.global] }
+            return cap.match.map { name in
+                if bundle.types.contains(name) { return .type(name) }
+                if bundle.categories.contains(name) { return .category(name) }
+                return .channel(name)
+            }
+        case .type: return [.type(cap.owner ?? type.id)]
+        case .category: return [.category(type.category)]
+        case .channel, .subject: return []
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// What an expression reads at run time; the engine implements it.
+///
+/// Class-bound: compiled expressions take the context as `any EvaluationContext`, and a
+/// class existential is a reference passed as it is, where any other would be copied into a
+/// box (a reference count per evaluation on the decision hot path).
+public protocol EvaluationContext: AnyObject {
+    /// The value at a name path such as `["state", "maintenance", "dueToday"]`; nil if absent.
+    func value(at path: [String]) -> Value?
+    /// The value of a read the compiler resolved to `slot` (see `ExpressionEnvironment.slots`);
+    /// `path` is the same name. The default reads `value(at: path)`.
+    func value(slot: Int, path: [String]) -> Value?
+    /// How many notifications of a type or category were sent in the window.
+    func sent(_ target: String, within window: SentWindow) -> Int
+    /// `sent(target, window, [statuses])`: like `sent(_:within:)`, counting only ledger entries
+    /// whose status is one of `statuses` (`opened`, `dismissed`, …).
+    func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int
+}
+
+extension EvaluationContext {
+    public func value(slot: Int, path: [String]) -> Value? {
+        value(at: path)
+    }
+
+    /// Contexts without a status-aware ledger count every entry `sent(_:within:)` counts.
+    public func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
+        sent(target, within: window)
+    }
+}
+
+/// Built-in names an expression may read, bound to negative slots when a bundle compiles (the
+/// declared `state`/`user` fields take the slots from 0 up). An engine answers them with a
+/// switch on the slot instead of matching the path's names; a context that does not know a
+/// slot reads `value(at: path)`, so the binding never changes a value.
+public enum BuiltinRead: Int, CaseIterable, Sendable {
+    case now = -1
+    case triggerAt = -2
+    case subject = -3
+    case localDate = -4
+    case localWeekday = -5
+    case localTime = -6
+    case prefsTimezone = -7
+    case prefsPausedAll = -8
+    case prefsReminderTime = -9
+    case prefsMaxPerDay = -10
+    case prefsQuietHoursStart = -11
+    case prefsQuietHoursEnd = -12
+
+    /// The name path the slot stands for.
+    public var path: [String] {
+        switch self {
+        case .now: ["now"]
+        case .triggerAt: ["trigger", "at"]
+        case .subject: ["subject"]
+        case .localDate: ["local", "date"]
+        case .localWeekday: ["local", "weekday"]
+        case .localTime: ["local", "time"]
+        case .prefsTimezone: ["prefs", "timezone"]
+        case .prefsPausedAll: ["prefs", "pausedAll"]
+        case .prefsReminderTime: ["prefs", "reminderTime"]
+        case .prefsMaxPerDay: ["prefs", "maxPerDay"]
+        case .prefsQuietHoursStart: ["prefs", "quietHours", "start"]
+        case .prefsQuietHoursEnd: ["prefs", "quietHours", "end"]
+        }
+    }
+}
