@@ -19,6 +19,19 @@ public struct YAMLLimits: Sendable, Hashable {
     }
 
     public static let standard = YAMLLimits()
+
+    /// The `H0110` diagnostic for a file over `maxBytes`, at its first position. The loader
+    /// raises it from the file's size on disk, before reading; the reader, for bytes it is given.
+    ///
+    /// - Parameters:
+    ///   - path: the file's diagnostic path.
+    ///   - size: the file's size in bytes, or nil when only "more than the limit" is known (a
+    ///     file that grew while it was being read).
+    public func fileTooLarge(path: String, size: Int?) -> Diagnostic {
+        let what = size.map { "file is \($0) bytes, more" } ?? "file is more"
+        return Diagnostic(.yamlFileTooLarge, "\(what) than the limit of \(maxBytes) bytes",
+                          at: SourceSpan(at: SourceLocation(path: path, line: 1, column: 1, offset: 0)))
+    }
 }
 
 /// What reading one file produced: the root node when the file could be read, and every
@@ -213,9 +226,8 @@ private struct EventReader {
     mutating func run() -> YAMLDocumentResult {
         let bytes = file.bytes
         if bytes.count > limits.maxBytes {
-            report(.yamlFileTooLarge,
-                   "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes",
-                   at: SourceSpan(at: SourceLocation(path: file.path, line: 1, column: 1, offset: 0)))
+            let tooLarge = limits.fileTooLarge(path: file.path, size: bytes.count)
+            report(tooLarge.code, tooLarge.message, at: tooLarge.span)
             return YAMLDocumentResult(root: nil, diagnostics: diagnostics)
         }
         if let bad = EventReader.firstInvalidUTF8(bytes) {
