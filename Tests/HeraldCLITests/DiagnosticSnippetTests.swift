@@ -1,3 +1,5 @@
+import Foundation
+import HeraldPolicy
 import HeraldSyntax
 import Testing
 
@@ -110,6 +112,42 @@ import Testing
             #expect(output.utf8.count < 2_048)
             #expect(Self.allLinesFit(output))
         }
+    }
+
+    /// H0505 on a 6,000-character template: the warning is underlined across the window only.
+    @Test func copyTooLongOnALongTemplate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-snippet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let body = String(repeating: "Keep practising. ", count: 350)
+        let bundle = """
+            app: { name: Demo, scheme: demo }
+            channels:
+              push: { kind: push }
+            categories:
+              reminders: { title: Reminders }
+            routes:
+              home: { url: "demo://home" }
+            types:
+              daily-reminder:
+                category: reminders
+                channels: [push]
+                copy: { body: "\(body)" }
+                link: { route: home }
+            content:
+              maxLength: 90
+
+            """
+        try bundle.write(to: directory.appendingPathComponent("bundle.yaml"), atomically: true, encoding: .utf8)
+        let result = Validator.validate(directory.path)
+        #expect(result.diagnostics.map(\.code.id) == ["H0505"])
+        let output = DiagnosticRenderer().render(result.diagnostics.items, sources: result.sources)
+        #expect(Self.allLinesFit(output))
+        let (source, carets) = try Self.snippet(output)
+        #expect(String(source).hasPrefix("    copy: { body: \"Keep practising."))
+        #expect(source.last == "…")
+        #expect(carets.firstIndex(of: "^") == 18)
+        #expect(carets.count == source.count - 1)
     }
 
     /// The machine formats carry positions, never source text.
