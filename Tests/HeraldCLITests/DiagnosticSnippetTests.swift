@@ -150,6 +150,14 @@ import Testing
         #expect(carets.count == source.count - 1)
     }
 
+    @Test func outOfRangeSpansOnALongLineDoNotCrash() {
+        let text = String(repeating: "é", count: 5_000) + "\nb: 1"
+        for (line, column, endLine, endColumn) in [(1, 0, 1, 0), (1, 99_999, 1, 2), (1, 4_000, 0, 0), (1, 10, 3, 1), (1, 5_001, 1, 9_999)] {
+            let output = Self.render(text, line, column, to: endLine, endColumn)
+            #expect(Self.allLinesFit(output))
+        }
+    }
+
     /// The machine formats carry positions, never source text.
     @Test(arguments: [DiagnosticRenderer.Format.json, .github, .sarif])
     func machineFormatsCarryNoSourceText(_ format: DiagnosticRenderer.Format) {
