@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "HeraldEngine", package: herald),
                 .product(name: "HeraldPolicy", package: herald),
+                .product(name: "HeraldSyntax", package: herald),
             ],
             path: "Benchmarks/HeraldBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

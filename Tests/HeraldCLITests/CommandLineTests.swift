@@ -1,4 +1,5 @@
 import Foundation
+import HeraldSyntax
 import Testing
 
 /// Runs the built `herald` binary and checks its exit codes: 0 ok, 1 invalid, 64 bad usage.
@@ -93,6 +94,28 @@ import Testing
         for format in ["json", "github", "sarif"] {
             let result = try Self.run(["validate", "--format", format, "."], in: directory.path)
             #expect(result.status == 1, "--format \(format) exited \(result.status)")
+        }
+    }
+
+    /// Issue 15, item 2: a 50 MB file (sparse, so quick to make) is answered with H0110 and a
+    /// few lines, not echoed: nothing in the output is longer than a snippet's window.
+    @Test func oversizedFileIsRejectedInAFewLines() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("policy.yaml").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("a: ".utf8)))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 50_000_000)
+        try handle.close()
+        for format in ["text", "json", "github", "sarif"] {
+            let result = try Self.run(["validate", "--no-color", "--format", format, "."], in: directory.path)
+            #expect(result.status == 1)
+            #expect(result.stdout.contains("H0110"), "--format \(format)")
+            #expect(result.stdout.contains("50000000 bytes"), "--format \(format)")
+            // SARIF always carries the table of every rule; only what is said about the file counts.
+            let overhead = format == "sarif" ? DiagnosticRenderer(format: .sarif).render([]).utf8.count : 0
+            #expect(result.stdout.utf8.count + result.stderr.utf8.count - overhead < 2_048, "--format \(format)")
+            #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 200 }, "--format \(format)")
         }
     }
 

@@ -85,6 +85,48 @@ import HeraldSyntax
         #expect(S.codes(Validator.validate(dir)) == ["H0002"])
     }
 
+    /// Issue 15, item 2: the size comes from the file system. The file is a sparse 64 GiB, so
+    /// its size in the message cannot come from reading it (reading stops one byte past the
+    /// 4 MiB limit), and reading it whole would not finish; it is not kept as a source, so no
+    /// snippet can echo it.
+    @Test func oversizedFileIsRejectedFromItsSizeWithoutBeingRead() throws {
+        let dir = S.makeBundle(["bundle.yaml": S.minimalBundle])
+        let path = dir + "/huge.yaml"
+        let size: UInt64 = 64 << 30
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: size)
+        try handle.close()
+        let loaded = BundleLoader.load(dir)
+        let d = loaded.diagnostics.sorted
+        #expect(d.map(\.code.id) == ["H0110"])
+        #expect(d.first?.message == "file is \(size) bytes, more than the limit of \(YAMLLimits.standard.maxBytes) bytes")
+        #expect(d.first?.span?.start == SourceLocation(path: path, line: 1, column: 1, offset: 0))
+        #expect(loaded.sources[path] == nil)
+        #expect(loaded.files == [dir + "/bundle.yaml"])
+        try FileManager.default.removeItem(atPath: path)
+    }
+
+    #if os(Linux)
+    /// A file whose size on disk says 0 but that holds more (a `/proc` file; equally, one that
+    /// grows after it was measured) is read only to one byte past the limit.
+    @Test func readingStopsPastTheLimitWhateverTheSizeSaid() throws {
+        let size = try #require((try FileManager.default.attributesOfItem(atPath: "/proc/self/status")[.size] as? NSNumber)?.intValue)
+        #expect(size == 0)
+        guard case .failure(let problem) = BundleLoader.readFile("/proc/self/status", limits: YAMLLimits(maxBytes: 64)) else {
+            Issue.record("a file over the limit was read")
+            return
+        }
+        #expect(problem.diagnostic.code == .yamlFileTooLarge)
+        #expect(problem.diagnostic.message == "file is more than the limit of 64 bytes")
+        guard case .success(let file) = BundleLoader.readFile("/proc/self/status") else {
+            Issue.record("a small file was not read")
+            return
+        }
+        #expect(file.bytes.count > 64)
+    }
+    #endif
+
     @Test func noCatalogAndNoTypes() {
         let dir = S.makeBundle(["policy.yaml": "caps:\n  - { max: 3, per: day }\n"])
         let d = Validator.validate(dir).diagnostics.sorted

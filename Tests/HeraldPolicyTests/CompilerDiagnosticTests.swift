@@ -162,6 +162,17 @@ import HeraldSyntax
         #expect(diagnostics(S.minimalBundle + "caps:\n  - { max: state.streak, per: day }\n").map(\.code.id) == ["H0306"])
     }
 
+    /// Issue 15, item 8a: `>1-` keeps two of the line's seven spaces in the value; the unknown
+    /// name is reported where it is written (column 8), not two columns to the right.
+    @Test func expressionErrorInABlockScalarWithAnIndentationIndicator() {
+        let found = minimal(replacing: "    link: { route: home }",
+                            with: "    link: { route: home }\n    eligible: >1-\n       state.streek > 0")
+        #expect(found.map { d in d.span.map { "\(d.code.id) \($0.start.line):\($0.start.column)" } } == ["H0306 18:8"])
+        let literal = minimal(replacing: "    link: { route: home }",
+                              with: "    link: { route: home }\n    eligible: |\n      state.streak > 0 &&\n        state.streek > 1")
+        #expect(literal.map { d in d.span.map { "\(d.code.id) \($0.start.line):\($0.start.column)" } } == ["H0306 19:9"])
+    }
+
     @Test func manyProblemsInOneRun() {
         let text = S.minimalBundle
             .replacingOccurrences(of: "category: reminders", with: "category: reminder")

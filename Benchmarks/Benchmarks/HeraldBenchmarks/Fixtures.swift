@@ -195,6 +195,51 @@ enum Fixtures {
         return (dir, bytes)
     }
 
+    // MARK: Long lines
+
+    /// One-file bundles that are one long line (issue 15, items 2 and 6): reading must be linear
+    /// in a line's length, and a file over the 4 MiB limit is rejected from its size alone.
+    enum OneLine: String, CaseIterable {
+        /// `v: [0,1,…,89999]`: 529 KB, read whole (took 22 s when positions rescanned the line).
+        case numbers = "90,000 numbers 529 KB"
+        /// A flow sequence of numbers filling 4 MiB: stops at the 100,000-node limit (H0112).
+        case nodeLimit = "4 MiB numbers node limit"
+        /// Quoted strings filling 4 MiB, under the node limit: read whole.
+        case strings = "4 MiB quoted strings"
+        /// 50 MB (sparse): over the size limit, rejected before reading (H0110).
+        case oversized = "50 MB over the limit"
+
+        /// Writes the bundle to a temporary directory and returns the directory.
+        func write() -> String {
+            let dir = NSTemporaryDirectory() + "herald-bench-line-\(self)-\(ProcessInfo.processInfo.processIdentifier)"
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let path = dir + "/policy.yaml"
+            let limit = 4 << 20
+            var text: String
+            switch self {
+            case .numbers:
+                text = "v: [" + (0..<90_000).map(String.init).joined(separator: ",") + "]\n"
+            case .nodeLimit, .strings:
+                text = "v: ["
+                var i = 0
+                while text.utf8.count < limit - 200 {
+                    text += self == .nodeLimit ? "\(i), " : "\"item \(i): some text of a realistic length for copy\", "
+                    i += 1
+                }
+                text += "0]\n"
+            case .oversized:
+                _ = FileManager.default.createFile(atPath: path, contents: Data("a: ".utf8))
+                if let handle = FileHandle(forWritingAtPath: path) {
+                    try? handle.truncate(atOffset: 50_000_000)
+                    try? handle.close()
+                }
+                return dir
+            }
+            _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            return dir
+        }
+    }
+
     static func generatedRequest(history: [HistoryEntry]) -> DecisionRequest {
         DecisionRequest(type: "t-00007", at: noon, now: noon, user: ["id": "u1", "account": true, "tier": "pro"],
                         permission: .granted, state: ["items": 3], params: ["count": 2, "itemId": "i1"],

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import HeraldEngine
 import HeraldPolicy
+import HeraldSyntax
 
 var decideMetrics: [BenchmarkMetric] { [.wallClock, .throughput, .mallocCountTotal, .instructions] }
 var fast: Benchmark.Configuration { Benchmark.Configuration(metrics: decideMetrics, warmupIterations: 100,
@@ -176,6 +177,18 @@ let benchmarks: @Sendable () -> Void = {
         Fixtures.generatedBundle(types: 10_000).path
     } teardown: {
         keptEngines.engines.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: One long line: read (or rejected) and rendered, linear in the line's length
+    for line in Fixtures.OneLine.allCases {
+        Benchmark("validate one-line \(line.rawValue)", configuration: timed) { (benchmark: Benchmark, path: String) in
+            for _ in benchmark.scaledIterations {
+                let result = Validator.validate(path)
+                blackHole(DiagnosticRenderer().render(result.diagnostics.items, sources: result.sources))
+            }
+        } setup: {
+            line.write()
+        }
     }
 
     for types in [1_000, 10_000] {

@@ -122,19 +122,40 @@ public enum BundleLoader {
         return documents
     }
 
-    private struct ReadProblem: Error {
+    struct ReadProblem: Error {
         var diagnostic: Diagnostic
     }
 
     /// One file's bytes, or why it cannot be read.
-    private static func readFile(_ path: String) -> Result<SourceFile, ReadProblem> {
+    ///
+    /// The size is taken from the file system first: a file over `limits.maxBytes` is never
+    /// opened (H0110 without a source, so no snippet can echo it), and reading stops one byte
+    /// past the limit, so a file that grows after it was measured is not read whole either.
+    static func readFile(_ path: String, limits: YAMLLimits = .standard) -> Result<SourceFile, ReadProblem> {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         // Only regular files are read: a FIFO or device named `x.yaml` would block or never end.
-        let kind = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        guard kind == .typeRegular else {
+        let kind = attributes?[.type] as? FileAttributeType
+        guard let attributes, kind == .typeRegular else {
             return .failure(ReadProblem(diagnostic: Diagnostic(.unreadableFile, "cannot read `\(path)`: not a regular file", at: nil, severity: .error)))
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        if let size = (attributes[.size] as? NSNumber)?.int64Value, size > Int64(limits.maxBytes) {
+            return .failure(ReadProblem(diagnostic: limits.fileTooLarge(path: path, size: Int(size))))
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             return .failure(ReadProblem(diagnostic: Diagnostic(.unreadableFile, "cannot read `\(path)`", at: nil, severity: .error)))
+        }
+        defer { try? handle.close() }
+        var data = Data()
+        do {
+            while data.count <= limits.maxBytes {
+                guard let chunk = try handle.read(upToCount: limits.maxBytes + 1 - data.count), !chunk.isEmpty else { break }
+                data.append(chunk)
+            }
+        } catch {
+            return .failure(ReadProblem(diagnostic: Diagnostic(.unreadableFile, "cannot read `\(path)`", at: nil, severity: .error)))
+        }
+        if data.count > limits.maxBytes {
+            return .failure(ReadProblem(diagnostic: limits.fileTooLarge(path: path, size: nil)))
         }
         return .success(SourceFile(path: path, bytes: [UInt8](data)))
     }

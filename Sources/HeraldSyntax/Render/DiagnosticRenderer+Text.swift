@@ -58,24 +58,57 @@ extension DiagnosticRenderer {
         return out
     }
 
+    /// Most characters a snippet shows of a source line, and most cells its caret line spans
+    /// past the gutter. A longer line is cut around the caret, with `…` where text is left out.
+    public static let snippetWidth = 180
+    /// Characters kept before the caret when a long line is cut (unless the caret is near
+    /// enough to the line's start to show the line from its beginning).
+    static let snippetContextBefore = 60
+    /// Lines up to this many bytes are decoded whole; a longer line only around the caret, so
+    /// a snippet of a multi-megabyte line costs no more than one of a short line.
+    static let snippetWholeLineBytes = 4096
+
     /// The source line of the span's start and a caret line under the span: `^` at the start,
     /// `~` across the rest of the span on that line (to the end of the line when the span goes on).
+    /// A line longer than `snippetWidth` is shown as a window around the caret, cut with `…`; the
+    /// underline stops at the window's end. Shorter lines are shown whole.
     func snippet(_ span: SourceSpan, in file: SourceFile, style: Style) -> String {
         let lineNumber = span.start.line
         guard lineNumber >= 1, lineNumber <= file.lineStarts.count else { return "" }
-        let scalars = Array(file.lineText(lineNumber).unicodeScalars)
-        let (shown, columnsBefore) = expand(scalars)
-        let startIndex = min(max(span.start.column - 1, 0), scalars.count)
-        var endIndex: Int
-        if span.end.path == span.start.path, span.end.line == lineNumber {
-            endIndex = min(max(span.end.column - 1, startIndex), scalars.count)
-        } else if span.end.line > lineNumber {
-            endIndex = scalars.count
-        } else {
-            endIndex = startIndex
+        let line = snippetLine(span, in: file)
+        let cells = cellOffsets(line.scalars)
+        // Characters a scalar adds to either printed line: its cells, and at least one.
+        var units = [0]
+        units.reserveCapacity(cells.count)
+        for index in line.scalars.indices { units.append(units[index] + max(1, cells[index + 1] - cells[index])) }
+
+        let count = line.scalars.count
+        let startIndex = line.start
+        var first = 0
+        var last = count
+        if line.cutBefore || line.cutAfter || units[count] > Self.snippetWidth {
+            // Room for a `…` at either end.
+            let budget = Self.snippetWidth - 2
+            if line.cutBefore || units[startIndex] > budget - Self.snippetContextBefore {
+                first = startIndex
+                while first > 0, units[startIndex] - units[first - 1] <= Self.snippetContextBefore { first -= 1 }
+            }
+            last = startIndex
+            while last < count, units[last + 1] - units[first] <= budget { last += 1 }
+            // Near the line's end: spend what is left on text before the caret.
+            if last == count, !line.cutAfter {
+                while first > 0, units[last] - units[first - 1] <= budget { first -= 1 }
+            }
         }
-        let startCell = columnsBefore[startIndex]
-        let width = max(1, columnsBefore[max(endIndex, startIndex)] - startCell)
+        let cutBefore = line.cutBefore || first > 0
+        let cutAfter = line.cutAfter || last < count
+        var shown = cutBefore ? "…" : ""
+        shown += shownText(line.scalars, cells: cells, first..<last)
+        if cutAfter { shown += "…" }
+
+        let startCell = cells[startIndex] - cells[first] + (cutBefore ? 1 : 0)
+        let endIndex = min(max(line.end, startIndex), last)
+        let width = max(1, cells[endIndex] - cells[startIndex])
         let gutterWidth = String(lineNumber).count
         let pad = String(repeating: " ", count: gutterWidth)
         var out = paint(pad + " |", .gutter) + "\n"
@@ -85,28 +118,100 @@ extension DiagnosticRenderer {
         return out
     }
 
-    /// The line as shown (tabs expanded to tab stops, control characters made visible) and, for
-    /// every scalar index 0...count, the number of terminal cells before it.
-    func expand(_ scalars: [Unicode.Scalar]) -> (String, [Int]) {
-        var shown = String.UnicodeScalarView()
+    /// The scalars of the span's start line that a snippet may show, and where the span starts
+    /// and ends among them. Short lines are decoded whole; a long one from `snippetWidth`
+    /// characters before the caret to `snippetWidth` past it (`cutBefore`/`cutAfter` say
+    /// whether text was left out), found by walking bytes from the line's start to the caret.
+    struct SnippetLine {
+        var scalars: [Unicode.Scalar]
+        var start: Int
+        var end: Int
+        var cutBefore = false
+        var cutAfter = false
+    }
+
+    func snippetLine(_ span: SourceSpan, in file: SourceFile) -> SnippetLine {
+        let bytes = file.bytes
+        let lineNumber = span.start.line
+        let lineStart = file.lineStarts[lineNumber - 1]
+        var lineEnd = lineNumber < file.lineStarts.count ? file.lineStarts[lineNumber] : bytes.count
+        while lineEnd > lineStart, bytes[lineEnd - 1] == 0x0A || bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+        let endsOnLine = span.end.path == span.start.path && span.end.line == lineNumber
+        let continues = !endsOnLine && span.end.line > lineNumber
+
+        if lineEnd - lineStart <= Self.snippetWholeLineBytes {
+            let scalars = Array(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self).unicodeScalars)
+            let start = min(max(span.start.column - 1, 0), scalars.count)
+            let end = endsOnLine ? min(max(span.end.column - 1, start), scalars.count) : continues ? scalars.count : start
+            return SnippetLine(scalars: scalars, start: start, end: end)
+        }
+        // Columns count scalar starts (bytes that are not UTF-8 continuation bytes), as in SourceFile.
+        func forward(_ from: Int, _ steps: Int) -> Int {
+            var index = from
+            var left = steps
+            while left > 0, index < lineEnd {
+                index += 1
+                while index < lineEnd, bytes[index] & 0xC0 == 0x80 { index += 1 }
+                left -= 1
+            }
+            return index
+        }
+        func backward(_ from: Int, _ steps: Int) -> Int {
+            var index = from
+            var left = steps
+            while left > 0, index > lineStart {
+                index -= 1
+                while index > lineStart, bytes[index] & 0xC0 == 0x80 { index -= 1 }
+                left -= 1
+            }
+            return index
+        }
+        let caret = forward(lineStart, max(span.start.column - 1, 0))
+        let regionStart = backward(caret, Self.snippetWidth)
+        let regionEnd = forward(caret, Self.snippetWidth + 1)
+        let spanEnd = endsOnLine ? forward(caret, min(max(span.end.column - span.start.column, 0), Self.snippetWidth + 1))
+            : continues ? regionEnd : caret
+        let before = Array(String(decoding: bytes[regionStart..<caret], as: UTF8.self).unicodeScalars)
+        let inside = Array(String(decoding: bytes[caret..<spanEnd], as: UTF8.self).unicodeScalars)
+        let after = Array(String(decoding: bytes[spanEnd..<regionEnd], as: UTF8.self).unicodeScalars)
+        return SnippetLine(scalars: before + inside + after, start: before.count, end: before.count + inside.count,
+                           cutBefore: regionStart > lineStart, cutAfter: regionEnd < lineEnd)
+    }
+
+    /// For every scalar index 0...count, the terminal cells before it when the scalars are
+    /// shown (tabs expanded to tab stops, control characters as one replacement character).
+    func cellOffsets(_ scalars: [Unicode.Scalar]) -> [Int] {
         var cells = [0]
         cells.reserveCapacity(scalars.count + 1)
         var cell = 0
         for scalar in scalars {
             if scalar == "\t" {
-                let next = (cell / tabWidth + 1) * tabWidth
-                shown.append(contentsOf: String(repeating: " ", count: next - cell).unicodeScalars)
-                cell = next
+                cell = (cell / tabWidth + 1) * tabWidth
             } else if scalar.value < 0x20 || scalar.value == 0x7F {
-                shown.append("\u{FFFD}")
                 cell += 1
             } else {
-                shown.append(scalar)
                 cell += Self.cellWidth(scalar)
             }
             cells.append(cell)
         }
-        return (String(shown), cells)
+        return cells
+    }
+
+    /// `scalars[range]` as shown: a tab as the spaces to its tab stop, a control character as
+    /// `\u{FFFD}`.
+    func shownText(_ scalars: [Unicode.Scalar], cells: [Int], _ range: Range<Int>) -> String {
+        var shown = String.UnicodeScalarView()
+        for index in range {
+            let scalar = scalars[index]
+            if scalar == "\t" {
+                shown.append(contentsOf: String(repeating: " ", count: cells[index + 1] - cells[index]).unicodeScalars)
+            } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                shown.append("\u{FFFD}")
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
     }
 
     /// Terminal cells a scalar takes: 0 for combining marks and zero-width characters, 2 for

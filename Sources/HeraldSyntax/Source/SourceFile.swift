@@ -66,7 +66,13 @@ public struct SourceFile: Sendable, Hashable {
 
     /// `location(ofOffset:)` for a reader that walks the file forward: positions on the
     /// hint's line or the next few are found without a search, and a column on the hint's
-    /// line is counted on from the hint's column. The hint is updated.
+    /// line is counted from the hint's column, forward or back, or from the line's start,
+    /// whichever is nearer. The hint is updated.
+    ///
+    /// - Complexity: O(distance to the hint or to the line's start, whichever is shorter), plus
+    ///   O(log lines) when the offset is more than a few lines away. A reader that asks for the
+    ///   end of a node and then its start pays for the node's length, not the line's, so
+    ///   reading a long line is linear in its length.
     public func location(hint: inout Hint, ofOffset offset: Int) -> SourceLocation {
         let clamped = max(0, min(offset, bytes.count))
         var line = 0
@@ -77,14 +83,25 @@ public struct SourceFile: Sendable, Hashable {
         }
         if line == 0 { line = self.line(containingOffset: clamped) }
         var column = 1
-        var index = lineStarts[line - 1]
-        if line == hint.line, hint.offset <= clamped, hint.offset >= index {
-            column = hint.column
-            index = hint.offset
-        }
+        let lineStart = lineStarts[line - 1]
         bytes.withUnsafeBufferPointer { b in
+            // Columns count scalar starts: every byte that is not a UTF-8 continuation byte.
+            if line == hint.line, hint.offset >= lineStart, hint.offset > clamped, hint.offset - clamped < clamped - lineStart {
+                // Back from the hint (the start of a node whose end was just asked for).
+                column = hint.column
+                var index = hint.offset
+                while index > clamped {
+                    index -= 1
+                    if b[index] & 0xC0 != 0x80 { column -= 1 }
+                }
+                return
+            }
+            var index = lineStart
+            if line == hint.line, hint.offset <= clamped, hint.offset >= lineStart {
+                column = hint.column
+                index = hint.offset
+            }
             while index < clamped {
-                // Count scalar starts: every byte that is not a UTF-8 continuation byte.
                 if b[index] & 0xC0 != 0x80 { column += 1 }
                 index += 1
             }

@@ -89,8 +89,9 @@ public struct YAMLScalar: Sendable, Hashable {
     public var value: String
     public var style: Style
     /// Maps a UTF-8 offset within `value` to its position in the file. Exact for plain and
-    /// quoted scalars on one line (escapes in double-quoted scalars are accounted for);
-    /// otherwise the best known position (the line and indentation of block scalars).
+    /// quoted scalars on one line (escapes in double-quoted scalars are accounted for) and for
+    /// block scalars (`|`, `>`, with or without an indentation indicator); for multi-line plain
+    /// and quoted scalars, exact on the first line. Never past the scalar's end.
     public var positions: ScalarPositions
 
     public init(value: String, style: YAMLScalar.Style, positions: ScalarPositions) {
@@ -125,10 +126,20 @@ public struct ScalarPositions: Sendable, Hashable {
         }
     }
 
-    public init(anchors: [Anchor]) { self.anchors = anchors }
+    /// Just past the scalar in the file, when known: no value offset maps beyond it (so a span
+    /// never ends past the scalar, nor past the end of the file).
+    public var end: SourceLocation?
+
+    public init(anchors: [Anchor], end: SourceLocation? = nil) {
+        self.anchors = anchors
+        self.end = end
+    }
 
     /// Every value byte at the same column distance from `start` (a plain scalar on one line).
-    public init(start: SourceLocation) { self.anchors = [Anchor(valueOffset: 0, location: start)] }
+    public init(start: SourceLocation, end: SourceLocation? = nil) {
+        self.anchors = [Anchor(valueOffset: 0, location: start)]
+        self.end = end
+    }
 
     public func location(ofValueOffset offset: Int) -> SourceLocation {
         guard var best = anchors.first else {
@@ -141,6 +152,7 @@ public struct ScalarPositions: Sendable, Hashable {
         var location = best.location
         location.column += delta
         location.offset += delta
+        if let end, location.offset > end.offset { return end }
         return location
     }
 }

@@ -21,6 +21,19 @@ public struct YAMLLimits: Sendable, Hashable {
     }
 
     public static let standard = YAMLLimits()
+
+    /// The `H0110` diagnostic for a file over `maxBytes`, at its first position. The loader
+    /// raises it from the file's size on disk, before reading; the reader, for bytes it is given.
+    ///
+    /// - Parameters:
+    ///   - path: the file's diagnostic path.
+    ///   - size: the file's size in bytes, or nil when only "more than the limit" is known (a
+    ///     file that grew while it was being read).
+    public func fileTooLarge(path: String, size: Int?) -> Diagnostic {
+        let what = size.map { "file is \($0) bytes, more" } ?? "file is more"
+        return Diagnostic(.yamlFileTooLarge, "\(what) than the limit of \(maxBytes) bytes",
+                          at: SourceSpan(at: SourceLocation(path: path, line: 1, column: 1, offset: 0)))
+    }
 }
 
 /// What reading one file produced: the root node when the file could be read, and every
@@ -42,7 +55,9 @@ public struct YAMLDocumentResult: Sendable {
 /// keys, anchors, aliases, merge keys and explicit tags rejected, one document per file, plain
 /// string keys, tab indentation and invalid UTF-8 rejected, and limits on size, depth and node
 /// count. The reader never recurses on the input's structure (an explicit stack builds the tree),
-/// so no input can overflow the call stack; libyaml is linear in the input's length.
+/// so no input can overflow the call stack; libyaml is linear in the input's length, and so is
+/// the conversion of its marks into positions (a moving cursor and `SourceFile.location(hint:ofOffset:)`
+/// never rescan a line), however long a line is.
 public enum YAMLReader {
     /// Reads one file. Never crashes or hangs on any input; every problem is a diagnostic.
     public static func read(_ file: SourceFile, limits: YAMLLimits = .standard) -> YAMLDocumentResult {
@@ -212,9 +227,8 @@ private struct EventReader {
     mutating func run() -> YAMLDocumentResult {
         let bytes = file.bytes
         if bytes.count > limits.maxBytes {
-            report(.yamlFileTooLarge,
-                   "file is \(bytes.count) bytes, more than the limit of \(limits.maxBytes) bytes",
-                   at: SourceSpan(at: SourceLocation(path: file.path, line: 1, column: 1, offset: 0)))
+            let tooLarge = limits.fileTooLarge(path: file.path, size: bytes.count)
+            report(tooLarge.code, tooLarge.message, at: tooLarge.span)
             return YAMLDocumentResult(root: nil, diagnostics: diagnostics)
         }
         if let bad = EventReader.firstInvalidUTF8(bytes) {
@@ -308,7 +322,7 @@ private struct EventReader {
             case YAML_SCALAR_EVENT:
                 checkProperties(anchor: event.data.scalar.anchor, tag: event.data.scalar.tag, event: event)
                 guard countNode(event) else { return nil }
-                let node = scalarNode(event)
+                let node = scalarNode(event, blockIndent: blockIndent(of: stack.last))
                 scalarRanges.append(node.span.start.offset..<max(node.span.start.offset, node.span.end.offset))
                 if style(of: node) == .plain, node.scalar?.value == "-", stack.last.map(isFlowFrame) == true {
                     report(.yamlSyntax, "invalid YAML: a lone `-` in a flow collection is not a value; quote it (`\"-\"`)", at: node.span)
@@ -530,7 +544,22 @@ private struct EventReader {
         }
     }
 
-    mutating func scalarNode(_ event: yaml_event_t) -> YAMLNode {
+    /// libyaml's indentation level for a node whose parent is `frame`: the 0-based column of the
+    /// parent block collection's first key or `-` (-1 at the top level), which a block scalar's
+    /// indentation indicator counts from.
+    func blockIndent(of frame: Frame?) -> Int {
+        let start: SourceLocation
+        switch frame {
+        case .none: return -1
+        case .mapping(let m)?: start = m.start
+        case .sequence(let s)?: start = s.start
+        }
+        // Columns count a leading byte order mark; libyaml's do not.
+        return start.column - 1 - (start.line == 1 && base > 0 ? 1 : 0)
+    }
+
+    /// - Parameter blockIndent: `blockIndent(of:)` the frame the scalar belongs to.
+    mutating func scalarNode(_ event: yaml_event_t, blockIndent: Int) -> YAMLNode {
         let data = event.data.scalar
         let value: String
         if let p = data.value {
@@ -548,7 +577,7 @@ private struct EventReader {
         default: style = .plain
         }
         let nodeSpan = span(event.start_mark, event.end_mark)
-        let positions = scalarPositions(style: style, value: value, startOffset: nodeSpan.start.offset, endOffset: nodeSpan.end.offset)
+        let positions = scalarPositions(style: style, value: value, span: nodeSpan, blockIndent: blockIndent)
         let node = YAMLNode(.scalar(YAMLScalar(value: value, style: style, positions: positions)), span: nodeSpan)
         if style == .literal || style == .folded {
             // The header (`|`, `>-`, `|2`) may be followed by a comment only after a space.
@@ -574,11 +603,20 @@ private struct EventReader {
         return node
     }
 
-    /// Maps value offsets to file positions. Exact for single-line plain and quoted scalars
-    /// (escapes accounted for); for block and multi-line scalars, anchored at the first
-    /// content character.
-    mutating func scalarPositions(style: YAMLScalar.Style, value: String, startOffset: Int, endOffset: Int) -> ScalarPositions {
+    /// Maps value offsets to file positions. Exact for plain and quoted scalars on one line
+    /// (escapes accounted for) and for block scalars (each content line anchored at its
+    /// indentation, which may leave leading spaces in the value); for multi-line quoted and
+    /// plain scalars, exact on the first line. No value offset maps past the scalar's end.
+    mutating func scalarPositions(style: YAMLScalar.Style, value: String, span nodeSpan: SourceSpan, blockIndent: Int) -> ScalarPositions {
+        var positions = scalarAnchors(style: style, value: value, span: nodeSpan, blockIndent: blockIndent)
+        positions.end = nodeSpan.end
+        return positions
+    }
+
+    mutating func scalarAnchors(style: YAMLScalar.Style, value: String, span nodeSpan: SourceSpan, blockIndent: Int) -> ScalarPositions {
         let bytes = file.bytes
+        let startOffset = nodeSpan.start.offset
+        let endOffset = nodeSpan.end.offset
         switch style {
         case .plain:
             // One anchor per non-ASCII character, so columns (which count characters) stay
@@ -595,13 +633,7 @@ private struct EventReader {
             }
             return ScalarPositions(anchors: anchors)
         case .literal, .folded:
-            // The header (`|`, `>-`) ends its line; content starts after the next line's indentation.
-            var i = startOffset
-            while i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }
-            if i < bytes.count, bytes[i] == 0x0D { i += 1 }
-            if i < bytes.count, bytes[i] == 0x0A { i += 1 }
-            while i < bytes.count, bytes[i] == 0x20 { i += 1 }
-            return ScalarPositions(start: file.location(hint: &lineHint, ofOffset: min(i, bytes.count)))
+            return blockScalarAnchors(value: value, span: nodeSpan, blockIndent: blockIndent)
         case .singleQuoted, .doubleQuoted:
             var anchors: [ScalarPositions.Anchor] = []
             var src = startOffset + 1
@@ -647,6 +679,95 @@ private struct EventReader {
             }
             return ScalarPositions(anchors: anchors)
         }
+    }
+
+    /// Anchors for a literal (`|`) or folded (`>`) scalar: one at the start of every content
+    /// line (past the block's indentation, so spaces kept in the value map onto themselves) and
+    /// one after every non-ASCII character.
+    ///
+    /// The indentation is libyaml's: the parent's level plus the indicator (`|2`), or, without
+    /// one, the most spaces before the first non-blank line (at least one more than the parent).
+    /// Each line is then found in the value after the separator its line break was folded into
+    /// (line breaks, or one space); where the value does not hold the line as expected the
+    /// anchors stop, so a position is never made up.
+    mutating func blockScalarAnchors(value: String, span nodeSpan: SourceSpan, blockIndent: Int) -> ScalarPositions {
+        let bytes = file.bytes
+        let endOffset = min(nodeSpan.end.offset, bytes.count)
+        // The header: `|` or `>`, then an indentation digit and a chomping sign in either order.
+        var indicator = 0
+        var i = nodeSpan.start.offset + 1
+        while i < bytes.count, i < nodeSpan.start.offset + 3 {
+            let b = bytes[i]
+            if (0x31...0x39).contains(b) { indicator = Int(b - 0x30) } else if b != UInt8(ascii: "+"), b != UInt8(ascii: "-") { break }
+            i += 1
+        }
+        // Content starts on the line after the header.
+        var line = nodeSpan.start.line + 1
+        let lineCount = file.lineStarts.count
+        func lineEnd(_ line: Int) -> Int {
+            var end = line < lineCount ? file.lineStarts[line] : bytes.count
+            while end > file.lineStarts[line - 1], bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+            return end
+        }
+        func spaces(_ line: Int) -> Int {
+            var j = file.lineStarts[line - 1]
+            let end = lineEnd(line)
+            while j < end, bytes[j] == 0x20 { j += 1 }
+            return j - file.lineStarts[line - 1]
+        }
+        var indent: Int
+        if indicator > 0 {
+            indent = blockIndent >= 0 ? blockIndent + indicator : indicator
+        } else {
+            indent = 0
+            var probe = line
+            while probe <= lineCount, file.lineStarts[probe - 1] < endOffset {
+                let count = spaces(probe)
+                indent = max(indent, count)
+                if file.lineStarts[probe - 1] + count < lineEnd(probe) { break }
+                probe += 1
+            }
+            indent = max(indent, blockIndent + 1, 1)
+        }
+        guard line <= lineCount, file.lineStarts[line - 1] < endOffset else {
+            // An empty scalar (the header ends the file or the block): its end.
+            return ScalarPositions(start: nodeSpan.end)
+        }
+        // Where value offset 0 is when the value starts with empty lines (or is empty).
+        let firstStart = file.lineStarts[line - 1] + min(indent, spaces(line))
+        var anchors: [ScalarPositions.Anchor] = []
+        let valueBytes = Array(value.utf8)
+        var v = 0
+        while line <= lineCount, file.lineStarts[line - 1] < endOffset {
+            let start = file.lineStarts[line - 1] + min(indent, spaces(line))
+            let end = min(lineEnd(line), endOffset)
+            line += 1
+            // A line of no more than the indentation is empty: a `\n` in the value, or none.
+            guard start < end else { continue }
+            if v > 0, v < valueBytes.count, valueBytes[v] == 0x20, bytes[start] != 0x20 {
+                v += 1 // a folded line break (never before the first line, nor before a more-indented one)
+            } else {
+                while v < valueBytes.count, valueBytes[v] == 0x0A { v += 1 }
+            }
+            guard end - start <= valueBytes.count - v, valueBytes[v..<(v + end - start)].elementsEqual(bytes[start..<end]) else { break }
+            if anchors.isEmpty, v > 0 {
+                anchors.append(.init(valueOffset: 0, location: file.location(hint: &lineHint, ofOffset: firstStart)))
+            }
+            anchors.append(.init(valueOffset: v, location: file.location(hint: &lineHint, ofOffset: start)))
+            var src = start
+            while src < end {
+                let width = utf8Width(bytes[src])
+                src += width
+                v += width
+                if width > 1 {
+                    anchors.append(.init(valueOffset: v, location: file.location(hint: &lineHint, ofOffset: min(src, end))))
+                }
+            }
+        }
+        if anchors.isEmpty {
+            anchors.append(.init(valueOffset: 0, location: file.location(hint: &lineHint, ofOffset: firstStart)))
+        }
+        return ScalarPositions(anchors: anchors)
     }
 
     /// Bytes in the UTF-8 sequence a lead byte starts (1 for ASCII and stray continuation bytes).
