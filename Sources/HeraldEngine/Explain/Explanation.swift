@@ -45,13 +45,30 @@ public enum Explanation {
         return out.joined(separator: "\n")
     }
 
-    /// `33 | <line text>` for a `path:line:col` citation.
+    /// The most characters of a cited line `quote` shows, as in diagnostic snippets.
+    static let quoteWidth = 180
+
+    /// `33 | <line text>` for a `path:line:col` citation. A line longer than `quoteWidth` is
+    /// shown as a window around the cited column, cut with `…`.
     static func quote(_ citation: String, _ sourceLine: SourceLines) -> String? {
         let parts = citation.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count >= 3, let line = Int(parts[parts.count - 2]) else { return nil }
+        let column = Int(parts[parts.count - 1]) ?? 1
         let path = parts.dropLast(2).joined(separator: ":")
         guard let text = sourceLine(path, line) else { return nil }
-        return "\(line) | \(text)"
+        return "\(line) | \(window(text, around: column))"
+    }
+
+    /// `text` whole when it fits in `quoteWidth` characters, else the `quoteWidth - 2`
+    /// characters around the 1-based `column`, with `…` where text was cut.
+    static func window(_ text: String, around column: Int) -> String {
+        let characters = Array(text)
+        guard characters.count > quoteWidth else { return text }
+        let budget = quoteWidth - 2
+        let caret = min(max(column - 1, 0), characters.count - 1)
+        let start = max(0, min(caret - budget / 3, characters.count - budget))
+        let end = min(characters.count, start + budget)
+        return (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
     }
 }
 
