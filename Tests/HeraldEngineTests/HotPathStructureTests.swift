@@ -114,7 +114,8 @@ import Testing
         let prefs = engine.preferences(request.prefs, errors: &errors)
         engine.withContext(request, table: engine.tables[type]!, prefs: prefs, ledger: nil, now: request.now) { context in
             for i in 0 ..< total { context.record(record(i)) }
-            let read = context.withRecords { first, more in TraceRecords(first, more: more) }
+            var read = TraceRecords()
+            context.copyRecords(into: &read)
             #expect(numbers(read) == (0 ..< total).map(Int32.init))
         }
     }
@@ -180,7 +181,7 @@ import Testing
     /// The run walks the decision's stages in the contract's order, each once; `render` is the
     /// decision's own last step and `prompt` belongs to prompt decisions.
     @Test func pipelineRunsEveryDecisionStageInOrder() {
-        let walked = DecisionRun.pipeline.map(\.stage)
+        let walked = DecisionRun.pipeline
         #expect(walked + [.render, .prompt] == TraceStep.Stage.allCases)
     }
 

@@ -3,19 +3,9 @@ import Testing
 
 /// Helpers of the time tests, namespaced so other test files of the target can use the same names.
 enum TimeTesting {
-    /// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, so every run checks the
-    /// same cases and a failure reproduces.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The target's seeded generator (`LedgerSplitMix64.swift`), so every run checks the same
+    /// cases and a failure reproduces.
+    typealias SplitMix64 = HeraldEngineTests.SplitMix64
 
     /// Every instant in `[from, to)` at which a wall-clock predicate can change: `from`, each
     /// instant whose local time is a whole minute, and each transition. Quiet hours and the

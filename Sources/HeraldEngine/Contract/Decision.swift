@@ -171,103 +171,19 @@ public struct Decision: Sendable, Equatable {
 
     /// The fields, shared by copies until one of them is changed (copy on write): a decision
     /// is passed, stored and returned for one reference count.
-    private var storage: Storage
+    private var storage: DecisionStorage
 
-    /// The table-backed fields as values: a decision built by the public initializer, or one
-    /// the engine made after one of these fields was changed. A class, so that a decision
-    /// without them (every decision the engine makes) holds a plain nil reference.
-    private final class Explicit: @unchecked Sendable {
-        // Written only through `explicit()`, on a storage `unique()` made unique.
-        var type: String
-        var category: String?
-        var channel: String?
-        var fallback: String?
-        var notification: Notification?
-        var rule: Rule?
-        var trace: [TraceStep]
-        var policy: Policy
-
-        init(type: String, category: String?, channel: String?, fallback: String?, notification: Notification?,
-             rule: Rule?, trace: [TraceStep], policy: Policy) {
-            self.type = type
-            self.category = category
-            self.channel = channel
-            self.fallback = fallback
-            self.notification = notification
-            self.rule = rule
-            self.trace = trace
-            self.policy = policy
-        }
-
-        func copy() -> Explicit {
-            Explicit(type: type, category: category, channel: channel, fallback: fallback, notification: notification,
-                     rule: rule, trace: trace, policy: policy)
-        }
-    }
-
-    /// The fields of a decision. Nothing here is an optional struct: destroying one of those
-    /// goes through the type's metadata, which cost ~500 instructions a decision.
-    private final class Storage: @unchecked Sendable {
-        // Written only through `unique()`: a shared storage is never changed.
-        var action: Action
-        var reason: String
-        var deliverAt: Int?
-        var utcOffset: Int
-        var key: String?
-        var batch: Batch?
-        var cap: String?
-        var subject: String?
-        /// Set: the table-backed fields are these values, and `derived` is `.none`.
-        var explicit: Explicit?
-        /// Written in place while the engine renders a new decision (`renderNotification`).
-        var derived: EngineFields
-
-        init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: String?, batch: Batch?,
-             cap: String?, subject: String?, explicit: Explicit?, derived: consuming EngineFields) {
-            self.action = action
-            self.reason = reason
-            self.deliverAt = deliverAt
-            self.utcOffset = utcOffset
-            self.key = key
-            self.batch = batch
-            self.cap = cap
-            self.subject = subject
-            self.explicit = explicit
-            self.derived = derived
-        }
-
-        /// An engine's decision: its fields, then the trace records copied in place, once,
-        /// from where the run kept them.
-        convenience init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
-                         batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
-                         usedFallback: Bool, rule: TableCitation?, notifies: Bool,
-                         records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord],
-                         details: consuming [TraceText], facts: consuming TraceFacts) {
-            self.init(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key, batch: batch,
-                      cap: cap, subject: subject, explicit: nil,
-                      derived: EngineFields(table: table, channelIndex: channelIndex, usedFallback: usedFallback,
-                                            ruleCitation: rule, notifies: notifies, rendered: Notification(),
-                                            log: TraceLog(records: TraceRecords(), details: details, facts: facts)))
-            derived.log.records.assign(records, more: moreRecords)
-        }
-
-        func copy() -> Storage {
-            Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key, batch: batch,
-                    cap: cap, subject: subject, explicit: explicit?.copy(), derived: derived)
-        }
-    }
-
-    private mutating func unique() -> Storage {
+    private mutating func unique() -> DecisionStorage {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         return storage
     }
 
     /// The storage with the table-backed fields written out, ready to change one.
-    private mutating func explicit() -> Storage {
+    private mutating func explicit() -> DecisionStorage {
         let storage = unique()
         if storage.explicit == nil, let table = storage.derived.table {
             let derived = storage.derived
-            storage.explicit = Explicit(type: table.type.id, category: table.type.category,
+            storage.explicit = DecisionExplicitFields(type: table.type.id, category: table.type.category,
                                         channel: derived.channel, fallback: derived.fallback,
                                         notification: derived.notification, rule: derived.rule,
                                         trace: derived.steps, policy: table.policy)
@@ -282,9 +198,9 @@ public struct Decision: Sendable, Equatable {
         fallback: String? = nil, notification: Notification? = nil, rule: Rule? = nil, cap: String? = nil,
         trace: [TraceStep] = [], policy: Policy
     ) {
-        storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,
+        storage = DecisionStorage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,
                           batch: batch, cap: cap, subject: nil,
-                          explicit: Explicit(type: type, category: category, channel: channel, fallback: fallback,
+                          explicit: DecisionExplicitFields(type: type, category: category, channel: channel, fallback: fallback,
                                              notification: notification, rule: rule, trace: trace, policy: policy),
                           derived: .none)
     }
@@ -293,19 +209,22 @@ public struct Decision: Sendable, Equatable {
     /// when asked.
     init(action: Action, reason: String, deliverAt: Int?, utcOffset: Int, key: consuming String?,
          batch: consuming Batch?, cap: String?, subject: String?, table: TypeTable, channelIndex: Int16?,
-         usedFallback: Bool, rule: TableCitation?, notifies: Bool,
-         records: UnsafeBufferPointer<TraceRecord>, moreRecords: [TraceRecord], details: consuming [TraceText],
+         usedFallback: Bool, rule: TableCitation?, notifies: Bool, details: consuming [TraceText],
          facts: consuming TraceFacts) {
-        storage = Storage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,
+        storage = DecisionStorage(action: action, reason: reason, deliverAt: deliverAt, utcOffset: utcOffset, key: key,
                           batch: batch, cap: cap, subject: subject, table: table, channelIndex: channelIndex,
-                          usedFallback: usedFallback, rule: rule, notifies: notifies,
-                          records: records, moreRecords: moreRecords, details: details, facts: facts)
+                          usedFallback: usedFallback, rule: rule, notifies: notifies, details: details, facts: facts)
     }
 
     /// Writes the notification parts the engine renders for this request into a decision it
     /// has just made, in place (rendering straight into the storage copies no notification).
     mutating func renderNotification(_ render: (inout Notification) -> Void) {
         render(&unique().derived.rendered)
+    }
+
+    /// Writes the trace records of a decision the engine has just made, in place.
+    mutating func recordTrace(_ write: (inout TraceRecords) -> Void) {
+        write(&unique().derived.log.records)
     }
 
     public static func == (a: Decision, b: Decision) -> Bool {

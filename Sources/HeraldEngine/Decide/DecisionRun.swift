@@ -93,9 +93,10 @@ struct DecisionRun {
     mutating func execute() -> Decision {
         let stages = Self.pipeline
         for position in stages.indices {
-            guard let verdict = stages[position].check(&self) else { continue }
-            step(stages[position].stage, .verdict, verdict.citation, detail: verdict.detail)
-            for later in stages[(position + 1)...] { step(later.stage, .skip) }
+            let stage = stages[position]
+            guard let verdict = check(stage) else { continue }
+            step(stage, .verdict, verdict.citation, detail: verdict.detail)
+            for later in stages[(position + 1)...] { step(later, .skip) }
             if verdict.reason == .batched, let batch {
                 return finishBatch(batch, verdict: verdict)
             }
@@ -107,7 +108,7 @@ struct DecisionRun {
 
     /// The decision, built in one step from what the stages found. The run is finished then:
     /// its notes and facts are moved into the decision, and the trace records copied once
-    /// from the context.
+    /// from the context into the decision's storage.
     mutating func decision(_ action: Decision.Action, reason: String, deliverAt: Int? = nil, key: consuming String? = nil,
                            batch: consuming Decision.Batch? = nil, rendering: Bool = false,
                            rule: TableCitation?, cap: String? = nil) -> Decision {
@@ -115,17 +116,11 @@ struct DecisionRun {
         swap(&details, &self.details)
         var facts = TraceFacts(zone: self.facts.zone)
         swap(&facts, &self.facts)
-        var decision = context.withRecords { first, more in
-            // Moved, not copied, into the decision.
-            var ownedKey: String? = nil, ownedBatch: Decision.Batch? = nil
-            swap(&ownedKey, &key)
-            swap(&ownedBatch, &batch)
-            return Decision(action: action, reason: reason, deliverAt: deliverAt,
-                     utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: ownedKey, batch: ownedBatch, cap: cap,
-                     subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : nil,
-                     usedFallback: usedFallback, rule: rule, notifies: rendering,
-                     records: first, moreRecords: more, details: details, facts: facts)
-        }
+        var decision = Decision(action: action, reason: reason, deliverAt: deliverAt,
+                                utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
+                                subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : nil,
+                                usedFallback: usedFallback, rule: rule, notifies: rendering, details: details, facts: facts)
+        decision.recordTrace { context.copyRecords(into: &$0) }
         if rendering { decision.renderNotification { render(into: &$0) } }
         return decision
     }

@@ -5,39 +5,8 @@ import HeraldSyntax
 struct ValueReader {
     var errors: [RequestError] = []
 
-    /// Converts the members of `json` by the schema `node` into `slots`. With `userID`, the
-    /// object is the user record: its `id` is not part of the schema and is read into
-    /// `userID` when it is a string.
-    mutating func object(_ json: JSON, node: SchemaSlotNode, into slots: SlotWriter, userID: UnsafeMutablePointer<String>?) {
-        guard case .object(let members) = json else {
-            fail(node.path, "an object", json)
-            return
-        }
-        members.withUnsafeBufferPointer { members in
-            for index in members.indices {
-                if let userID, members[index].key.utf8.count == 2, members[index].key == "id" {
-                    if case .string(let id) = members[index].value { userID.pointee = id }
-                    continue
-                }
-                guard let child = node.child(members[index].key) else {
-                    unknown(members[index].key, in: node)
-                    continue
-                }
-                // The child is borrowed (the engine's schema tree keeps it alive): converting a
-                // request counts no reference per member.
-                if child.isObject {
-                    child.withObject { inner in object(members[index].value, node: inner, into: slots, userID: nil) }
-                } else {
-                    child.withLeaf { leaf in
-                        slots.set(leaf.slot, convert(members[index].value, kind: leaf.kind, as: leaf.type, path: leaf.path))
-                    }
-                }
-            }
-        }
-    }
-
     /// Reports a member the schema does not declare, with the closest declared name.
-    private mutating func unknown(_ key: String, in node: SchemaSlotNode) {
+    mutating func unknown(_ key: String, in node: SchemaSlotNode) {
         let names = node.children.keys.sorted()
         var message = "unknown field `\(key)`"
         if let close = Suggestions.closest(to: key, in: names) { message += "; did you mean `\(close)`?" }

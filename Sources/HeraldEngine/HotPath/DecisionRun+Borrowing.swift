@@ -7,6 +7,8 @@ extension DecisionRun {
     /// both strongly) is borrowed for the call.
     @inline(__always)
     func borrowing<R>(_ body: (TypeTable, RequestContext) -> R) -> R {
-        withBorrowed(table) { table in withBorrowed(context) { context in body(table, context) } }
+        Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+            Unmanaged.passUnretained(context)._withUnsafeGuaranteedRef { context in body(table, context) }
+        }
     }
 }

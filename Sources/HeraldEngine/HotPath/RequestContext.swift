@@ -17,7 +17,7 @@ import HeraldSyntax
 /// - The request is read through a pointer valid for that same call (`withUnsafePointer`).
 /// - Slots `0 ..< slotCount` are always initialized (`.null`: absent) and destroyed in
 ///   `deinit`; the trace records after them are plain data. Writers and record buffers are
-///   lent to closures only (`withFieldSlots`, `withParamSlots`, `withRecords`).
+///   lent to closures only (`withFieldSlots`, `withParamSlots`) and copied out (`copyRecords`).
 final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, EvaluationContext {
     /// The context's own fields (a `ManagedBuffer` keeps them in its header).
     ///
@@ -110,11 +110,10 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         }
     }
 
-    /// Runs `body` with the trace records written so far: the first ones where the context
-    /// keeps them (lent for the closure only), then the rest.
-    func withRecords<R>(_ body: (UnsafeBufferPointer<TraceRecord>, [TraceRecord]) -> R) -> R {
-        body(UnsafeBufferPointer(start: recordBase, count: min(fields.pointee.recordCount, TraceRecords.capacity)),
-             fields.pointee.moreRecords)
+    /// Copies the trace records written so far into `records` (a decision's), in order.
+    func copyRecords(into records: inout TraceRecords) {
+        records.assign(UnsafeBufferPointer(start: recordBase, count: min(fields.pointee.recordCount, TraceRecords.capacity)),
+                       more: fields.pointee.moreRecords)
     }
 
     /// Appends a trace record.

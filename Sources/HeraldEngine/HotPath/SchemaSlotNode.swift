@@ -13,17 +13,17 @@ final class SchemaSlotNode: Sendable {
     /// unretained.
     ///
     /// Invariant: the node whose `entries` hold an entry keeps its child in `children`, so
-    /// the unretained reference is valid while that node is; `withObject`/`withLeaf` lend it
-    /// for the closure only.
+    /// the unretained reference is valid while that node is; only the walk below (in this
+    /// file) reads it, lending each child to a closure.
     struct Entry: @unchecked Sendable {
         let name: String
         /// `name`'s UTF-8 length: a name is compared only when the lengths match, so most
         /// mismatches cost one integer comparison.
         let length: Int
         /// nil for a leaf.
-        private let object: Unmanaged<SchemaSlotNode>?
+        fileprivate let object: Unmanaged<SchemaSlotNode>?
         /// nil for an object.
-        private let leaf: Unmanaged<SchemaSlotLeaf>?
+        fileprivate let leaf: Unmanaged<SchemaSlotLeaf>?
 
         fileprivate init(name: String, child: Child) {
             self.name = name
@@ -37,16 +37,6 @@ final class SchemaSlotNode: Sendable {
                 leaf = .passUnretained(value)
             }
         }
-
-        var isObject: Bool { object != nil }
-
-        /// Runs `body` with the child object, borrowed; the child must be an object.
-        @inline(__always)
-        func withObject<R>(_ body: (SchemaSlotNode) -> R) -> R { object!._withUnsafeGuaranteedRef(body) }
-
-        /// Runs `body` with the child leaf, borrowed; the child must be a leaf.
-        @inline(__always)
-        func withLeaf<R>(_ body: (SchemaSlotLeaf) -> R) -> R { leaf!._withUnsafeGuaranteedRef(body) }
     }
 
     /// The dotted path of this object (`state.maintenance`).
@@ -103,5 +93,40 @@ final class SchemaSlotLeaf: Sendable {
         self.type = type
         kind = LeafKind(type)
         self.path = path
+    }
+}
+
+extension ValueReader {
+    /// Converts the members of `json` by the schema `node` into `slots`. With `userID`, the
+    /// object is the user record: its `id` is not part of the schema and is read into
+    /// `userID` when it is a string.
+    mutating func object(_ json: JSON, node: SchemaSlotNode, into slots: SlotWriter, userID: UnsafeMutablePointer<String>?) {
+        guard case .object(let members) = json else {
+            fail(node.path, "an object", json)
+            return
+        }
+        members.withUnsafeBufferPointer { members in
+            for index in members.indices {
+                if let userID, members[index].key.utf8.count == 2, members[index].key == "id" {
+                    if case .string(let id) = members[index].value { userID.pointee = id }
+                    continue
+                }
+                guard let child = node.child(members[index].key) else {
+                    unknown(members[index].key, in: node)
+                    continue
+                }
+                // The child is read through an unretained reference (the engine's schema tree
+                // keeps it alive): converting a request counts no reference per member.
+                if let inner = child.object {
+                    inner._withUnsafeGuaranteedRef { inner in
+                        object(members[index].value, node: inner, into: slots, userID: nil)
+                    }
+                } else if let leaf = child.leaf {
+                    leaf._withUnsafeGuaranteedRef { leaf in
+                        slots.set(leaf.slot, convert(members[index].value, kind: leaf.kind, as: leaf.type, path: leaf.path))
+                    }
+                }
+            }
+        }
     }
 }
