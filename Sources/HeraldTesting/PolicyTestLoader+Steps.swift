@@ -217,6 +217,11 @@ extension PolicyTestLoader {
             }
             return .handled(resultList(key, node, keys: keys, context: context, diagnostics: &diagnostics))
         }
+        // A trigger's decisions as a list (one today; several once a type may deliver on all
+        // its channels), checked in order like a plan's.
+        if key == "decisions" && context.kind == .trigger && !context.inBlock && !context.inNot {
+            return .handled(resultList(key, node, keys: keys, context: context, diagnostics: &diagnostics))
+        }
         if isResult {
             diagnostics.error(.testResultField, "`\(key)` is a result of a plan or reconcile step, not of a \(context.inBlock ? "plan entry" : "\(context.kind) step")",
                               at: pair.key.span)

@@ -123,8 +123,13 @@ public struct PolicyTestRunner: Sendable {
                                       actual: errors.description.replacingNewlines, span: step.span))
             case .success(let decision):
                 decisions.append(decision)
-                let actual = decision.json()
+                var actual = decision.json()
                 stepResults[index] = actual
+                // `decisions: [ … ]` checks the step's decisions as a list (one per trigger today).
+                if case .object(var members) = actual {
+                    members.append(JSON.Member("decisions", .array([actual])))
+                    actual = .object(members)
+                }
                 for expectation in step.expectations {
                     if let mismatch = Self.check(expectation, against: actual, earlier: stepResults) {
                         failures.append(.init(step: index, field: expectation.key, expected: mismatch.expected,

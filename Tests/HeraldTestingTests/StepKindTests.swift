@@ -100,6 +100,24 @@ private let fakeDecide: PolicyTestRunner.Decide = { request, _ in
         #expect(result.failures.allSatisfy { $0.step == 2 })
     }
 
+    @Test func aTriggerStepChecksItsDecisionsAsAnOrderedList() throws {
+        let (cases, diagnostics) = parse("""
+        tests:
+          - name: list
+            given: { user: { id: u1 } }
+            when:
+              - { type: a, at: "2026-03-10T10:00:00Z" }
+              - { type: b, at: "2026-03-10T10:00:00Z" }
+            then:
+              - { decisions: [ { action: schedule, type: a } ] }
+              - { decisions: [ { type: b }, { type: b } ] }
+        """)
+        #expect(!diagnostics.hasErrors)
+        let result = PolicyTestRunner(decide: fakeDecide).run(try #require(cases.first))
+        #expect(result.failures.map(\.field) == ["decisions"])
+        #expect(result.failures.first?.expected == "2 entries")
+    }
+
     @Test func eventsUpdateTheFedHistory() throws {
         let (cases, diagnostics) = parse("""
         tests:
