@@ -1,6 +1,6 @@
 import Testing
 import HeraldSyntax
-import HeraldEngine
+@testable import HeraldEngine
 import HeraldPolicy
 @testable import HeraldTesting
 
@@ -138,5 +138,77 @@ private let fakeDecide: PolicyTestRunner.Decide = { request, _ in
         let result = PolicyTestRunner(decide: fakeDecide).run(try #require(cases.first))
         #expect(result.failures.map(\.field) == ["events"])
         #expect(result.failures.first?.step == 3)
+    }
+}
+
+/// A plan of one batch flush; a reconcile that keeps every pending key still a candidate type,
+/// cancels the rest and adds the others (key = type).
+private let fakePlan: PolicyTestRunner.PlanSet = { request in
+    let policy = Decision.Policy(name: "fake", digest: "0")
+    let decisions = request.candidates.map { c in
+        Decision(action: .schedule, reason: "on_time", deliverAt: c.at, type: c.type, key: c.type, policy: policy)
+    }
+    var flushed = Decision(action: .schedule, reason: "batched", deliverAt: request.now, type: "g", key: "batch:g", policy: policy)
+    flushed.notification = Decision.Notification(title: "2 new", body: "and more", link: "app://inbox", threadId: "inbox")
+    return .success(Plan(decisions: decisions, batches: [flushed], deliveries: decisions + [flushed]))
+}
+
+private let fakeReconcile: PolicyTestRunner.Reconcile = { request in
+    switch fakePlan(request.plan) {
+    case .failure(let errors): return .failure(errors)
+    case .success(let plan):
+        let wanted = Set(plan.decisions.compactMap(\.key))
+        var r = Reconciliation()
+        r.keep = request.pending.filter { wanted.contains($0.key) }
+        r.cancel = request.pending.filter { !wanted.contains($0.key) }
+        let pendingKeys = Set(request.pending.map(\.key))
+        r.add = plan.decisions.filter { !pendingKeys.contains($0.key ?? "") }
+        return .success((plan, r))
+    }
+}
+
+@Suite struct PlanStepTests {
+    @Test func planAndReconcileStepsCheckTheirResultsAndLeavePending() throws {
+        let (cases, diagnostics) = parse("""
+        tests:
+          - name: plan then reconcile twice
+            given: { user: { id: u1 } }
+            when:
+              - now: "2026-03-10T10:00:00Z"
+                plan: [ { type: a, at: "2026-03-10T10:00:00Z" }, { type: b, at: "2026-03-10T11:00:00Z" } ]
+              - now: "2026-03-10T10:00:00Z"
+                reconcile: [ { type: a, at: "2026-03-10T10:00:00Z" } ]
+                pending: [ { key: a, type: a, deliverAt: "2026-03-10T10:00:00Z" }, { key: z, type: z, deliverAt: "2026-03-10T10:00:00Z" } ]
+              - now: "2026-03-10T10:05:00Z"
+                reconcile: [ { type: a, at: "2026-03-10T10:00:00Z" }, { type: c, at: "2026-03-10T12:00:00Z" } ]
+            then:
+              - decisions: [ { type: a, action: schedule }, { type: b, localTime: { from: "10:30", to: "11:30" } } ]
+                batches: [ { title: "2 new", body: "and more", link: "app://inbox", threadId: "inbox" } ]
+              - { add: [], keep: [a], update: [], cancel: [z] }
+              - { add: [c], keep: [a], cancel: [], deliveries: [ {}, {}, { key: "batch:g" } ] }
+        """)
+        #expect(!diagnostics.hasErrors, "\(diagnostics.items)")
+        let runner = PolicyTestRunner(decide: { _, _ in .failure(RequestErrors([])) }, plan: fakePlan, reconcile: fakeReconcile)
+        let result = runner.run(try #require(cases.first))
+        #expect(result.failures.isEmpty, "\(result.failures)")
+        #expect(result.decisions.count == 3 + 2 + 3)
+    }
+
+    @Test func aWrongBatchTitleOrKeyListFails() throws {
+        let (cases, _) = parse("""
+        tests:
+          - name: wrong
+            given: { user: { id: u1 } }
+            when:
+              - now: "2026-03-10T10:00:00Z"
+                reconcile: [ { type: a, at: "2026-03-10T10:00:00Z" } ]
+                pending: []
+            then:
+              - { add: [b], batches: [ { title: "3 new" } ] }
+        """)
+        let runner = PolicyTestRunner(decide: { _, _ in .failure(RequestErrors([])) }, plan: fakePlan, reconcile: fakeReconcile)
+        let result = runner.run(try #require(cases.first))
+        #expect(result.failures.map(\.field) == ["add", "batches"])
+        #expect(result.failures.map(\.actual) == ["[a]", "2 new"])
     }
 }
