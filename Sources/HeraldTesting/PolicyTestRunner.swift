@@ -36,6 +36,8 @@ public struct PolicyTestResult: Sendable {
     public var prompts: [PromptDecision] = []
     /// The errors that made the test entry invalid: it did not run, and it failed.
     public var problems: [Diagnostic] = []
+    /// How many steps the test has (0 when not known): a failure says `[step n]` when more than one.
+    public var steps = 0
 
     public var passed: Bool { failures.isEmpty && problems.isEmpty }
 }
@@ -143,7 +145,9 @@ public struct PolicyTestRunner: Sendable {
                 }
             }
         }
-        return PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions, prompts: prompts)
+        var result = PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions, prompts: prompts)
+        result.steps = test.steps.count
+        return result
     }
 
     /// One prompt step: the prompt decision (nil when its request failed) and the failures.
