@@ -4,7 +4,8 @@
 For every bundle in policies/*/ this deletes, one at a time, each suppression rule (a type's
 `suppress[i]` and the policy's `suppress[i]`), each cap (a type's `caps[i]`, the policy's
 `caps[i]` and `cooldowns[i]`), each prompt wait rule (`prompt.wait[i]`) and each quiet-hours
-setting (the policy's `quietHours` section and `defaults.quietHours`), in a scratch copy of the catalog and policy, and runs
+setting (the policy's `quietHours` section and `defaults.quietHours`), and shortens each
+idempotency key of two or more parts (drops its last placeholder), in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
 is a rule no test depends on.
 
@@ -66,6 +67,15 @@ def mutations(catalog_dir, policy_dir):
                         def mutate(d, t=type_id, k=key, i=index):
                             del d["types"][t][k][i]
                         found.append((f"delete {key[:-1] if key == 'caps' else 'suppression rule'} `{label}`", path, mutate))
+                # A key naming an occurrence (`{type}:{activityId}:{reminderAt}`): drop its last
+                # placeholder, so that reschedule and reconcile tests show each part is needed.
+                key_text = body.get("idempotencyKey")
+                if isinstance(key_text, str) and key_text.count("{") - key_text.count("{type}") >= 2:
+                    cut = key_text.rfind("{")
+                    shorter = key_text[:cut].rstrip(":|/-_")
+                    def mutate(d, t=type_id, k=shorter):
+                        d["types"][t]["idempotencyKey"] = k
+                    found.append((f"drop the last part of `{type_id}`'s idempotencyKey (`{shorter}`)", path, mutate))
         for key in ("caps", "cooldowns", "suppress"):
             for index, item in enumerate(doc.get(key) or []):
                 label = item.get("id") if isinstance(item, dict) and item.get("id") else f"{key}[{index}]"

@@ -38,13 +38,63 @@ public struct PolicyTestCase: Sendable {
     public var isValid: Bool { problems.isEmpty }
 
     public struct Step: Sendable {
-        /// The trigger's request fields (`type`, `at`, `params`, `subject`, and any override).
+        /// What a step asks the engine (docs/testing.md).
+        public enum Kind: Sendable, Equatable {
+            /// One trigger: `Engine.decide`.
+            case trigger
+            /// `when: { prompt: true, … }`: `Engine.prompt`; `then` checks the prompt decision.
+            case prompt
+            /// `when: { plan: [candidates…], … }`: `Engine.plan`; `then` checks `decisions`,
+            /// `deliveries` and `batches`.
+            case plan
+            /// `when: { reconcile: [candidates…], pending?: […], … }`: `Engine.reconcile`; `then`
+            /// also checks the keys to `add`, `keep`, `update` and `cancel`.
+            case reconcile
+            /// `when: { events: […] }` alone: only updates the fed history; `then` is `{}`.
+            case events
+        }
+
+        /// The trigger's request fields (`type`, `at`, `params`, `subject`, and any override);
+        /// for plan and reconcile steps, `plan`/`reconcile`, `horizon`, `pending` and overrides.
         public var when: JSON
         public var expectations: [Expectation]
         public var span: SourceSpan
+        public var kind: Kind
+        /// What happened to earlier notifications before this step (`events:`), in order.
+        public var events: [Event]
+
         /// A prompt step (`when: { prompt: true, … }`): asks `Engine.prompt` instead of `decide`,
         /// and `then` checks the prompt decision (`prompt`, `reason`, `rule`).
-        public var isPrompt = false
+        public var isPrompt: Bool { kind == .prompt }
+
+        public init(when: JSON, expectations: [Expectation], span: SourceSpan, isPrompt: Bool = false,
+                    kind: Kind? = nil, events: [Event] = [])
+        {
+            self.when = when
+            self.expectations = expectations
+            self.span = span
+            self.kind = kind ?? (isPrompt ? .prompt : .trigger)
+            self.events = events
+        }
+    }
+
+    /// `{ key, status, at, type? }` in a step's `events:`: the notification with `key` was
+    /// delivered, opened, dismissed or cancelled at `at`.
+    public struct Event: Sendable, Equatable {
+        public var key: String
+        public var status: HistoryEntry.Status
+        public var at: Int
+        /// Needed only when no earlier step left a notification with this key.
+        public var type: String?
+        public var span: SourceSpan
+
+        public init(key: String, status: HistoryEntry.Status, at: Int, type: String?, span: SourceSpan) {
+            self.key = key
+            self.status = status
+            self.at = at
+            self.type = type
+            self.span = span
+        }
     }
 
     public init(name: String, span: SourceSpan, given: JSON, steps: [Step], problems: [Diagnostic] = []) {
@@ -57,14 +107,26 @@ public struct PolicyTestCase: Sendable {
 }
 
 /// One line of a `then:` block: the decision field it checks and the value expected.
-public struct Expectation: Sendable {
-    public enum Check: Sendable, Equatable {
+public struct Expectation: Sendable, Equatable {
+    public indirect enum Check: Sendable, Equatable {
         /// The decision JSON at `path` equals the value (instants compare as instants).
         case equals(path: [String])
         /// The `HH:MM` of `localDeliverAt`.
         case localTime
         /// The `YYYY-MM-DD` of `localDeliverAt`.
         case localDate
+        /// `localTime: { from: "07:00", to: "22:00" }`: the `HH:MM` of `localDeliverAt` lies in
+        /// the range, both ends included (minutes of the day; `from > to` wraps past midnight).
+        case localTimeRange(from: Int, to: Int)
+        /// `not: { … }`: the inner check must fail (the field differs, or is absent).
+        case negated(Check)
+        /// `batch: { sameAs: n }`: the batch key equals step n's (0-based index here).
+        case sameBatch(step: Int)
+        /// `decisions`/`deliveries`/`batches: [ {…}, … ]` of a plan or reconcile step: as many
+        /// entries as blocks, each block checked against the entry in its position.
+        case entries(field: String, blocks: [[Expectation]])
+        /// `add`/`keep`/`update`/`cancel: [key, …]` of a reconcile step: the same keys, in any order.
+        case keys(field: String)
     }
 
     /// As written in the test (`reason`, `notification.body`, `localTime`).

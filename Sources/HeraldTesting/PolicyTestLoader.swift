@@ -12,11 +12,14 @@ import Foundation
 public enum PolicyTestLoader {
     static let testKeys = ["name", "description", "given", "when", "then"]
     /// Request fields a `given` or `when` may set (the decision request's own names).
-    static let requestKeys = ["type", "at", "now", "user", "prefs", "permission", "state", "params", "subject", "history", "prompt"]
+    static let requestKeys = ["type", "at", "now", "user", "prefs", "permission", "state", "params", "subject", "history", "prompt",
+                              "plan", "reconcile", "pending", "horizon", "events"]
+    /// Keys that say what a step is or what happens before it: a step's `when` only.
+    static let stepOnlyKeys = ["prompt", "plan", "reconcile", "pending", "horizon", "events"]
     /// `then` shorthands for `notification.<key>`.
     static let notificationKeys = ["title", "subtitle", "body", "lockscreen", "link", "threadId", "interruptionLevel", "badge"]
     /// Request fields a prompt step (`when: { prompt: true, … }`) may set: a prompt request has no trigger.
-    static let promptRequestKeys = ["now", "user", "prefs", "permission", "state", "history"]
+    static let promptRequestKeys = ["now", "user", "prefs", "permission", "state", "history", "events"]
     /// Fields of a prompt decision a prompt step's `then` may check.
     static let promptDecisionKeys = ["prompt", "reason", "rule", "policy"]
     static let decisionKeys = ["action", "reason", "deliverAt", "localDeliverAt", "type", "category", "channel", "key", "subject",
@@ -144,6 +147,10 @@ public enum PolicyTestLoader {
                 diagnostics.error(.testUnknownKey, "`prompt` belongs in a step's `when`, not in `given`", at: key.span)
                 ok = false
             }
+            for pair in g.mapping ?? [] where pair.key.value != "prompt" && stepOnlyKeys.contains(pair.key.value) {
+                diagnostics.error(.testStepKind, "`\(pair.key.value)` belongs in a step's `when`, not in `given`", at: pair.key.span)
+                ok = false
+            }
         }
         guard let whenNode = node["when"], let thenNode = node["then"] else {
             diagnostics.error(.testFileStructure, "test `\(name)` needs both `when` and `then`", at: nameNode.span)
@@ -158,12 +165,19 @@ public enum PolicyTestLoader {
             return nil
         }
         var steps: [PolicyTestCase.Step] = []
+        var kinds: [PolicyTestCase.Step.Kind?] = []
         for (w, t) in zip(whens, thens) {
+            let kind = stepKind(w, diagnostics: &diagnostics)
+            kinds.append(kind)
             guard let when = requestObject(w, what: "when", diagnostics: &diagnostics) else { ok = false; continue }
-            guard let isPrompt = promptStep(w, diagnostics: &diagnostics) else { ok = false; continue }
+            guard let isPrompt = promptStep(w, diagnostics: &diagnostics), let kind else { ok = false; continue }
+            guard let events = parseEvents(w["events"], diagnostics: &diagnostics),
+                  stepRequestProblems(w, kind: kind, diagnostics: &diagnostics) else { ok = false; continue }
+            let context = ThenContext(kind: kind, step: kinds.count - 1, triggerSteps: Set(kinds.indices.filter { kinds[$0] == .trigger }))
             let keys = isPrompt ? promptDecisionKeys : decisionKeys
-            guard let expectations = parseThen(t, keys: keys, diagnostics: &diagnostics) else { ok = false; continue }
-            steps.append(PolicyTestCase.Step(when: when, expectations: expectations, span: w.span, isPrompt: isPrompt))
+            guard let expectations = parseThen(t, keys: keys, context: context, diagnostics: &diagnostics) else { ok = false; continue }
+            let request = JSON.object((when.members ?? []).filter { $0.key != "events" })
+            steps.append(PolicyTestCase.Step(when: request, expectations: expectations, span: w.span, kind: kind, events: events))
         }
         guard ok else { return nil }
         return PolicyTestCase(name: name, span: nameNode.span, given: given, steps: steps)
@@ -231,7 +245,8 @@ public enum PolicyTestLoader {
         return ok ? true : nil
     }
 
-    static func parseThen(_ node: YAMLNode, keys decisionKeys: [String] = decisionKeys, diagnostics: inout Diagnostics) -> [Expectation]? {
+    static func parseThen(_ node: YAMLNode, keys decisionKeys: [String] = decisionKeys, context: ThenContext = ThenContext(),
+                          diagnostics: inout Diagnostics) -> [Expectation]? {
         guard let pairs = node.mapping else {
             diagnostics.error(.testFileStructure, "`then` must be a mapping of decision fields", at: node.span)
             return nil
@@ -240,6 +255,11 @@ public enum PolicyTestLoader {
         var ok = true
         for pair in pairs {
             let key = pair.key.value
+            switch resultExpectation(pair, keys: decisionKeys, context: context, diagnostics: &diagnostics) {
+            case .handled(let expectations?): result += expectations; continue
+            case .handled(nil): ok = false; continue
+            case .notMine: break
+            }
             guard decisionKeys.contains(key) else {
                 diagnostics.error(.testUnknownKey, "unknown decision field `\(key)` in `then`", at: pair.key.span,
                                   suggestion: Suggestions.closest(to: key, in: decisionKeys))

@@ -36,6 +36,8 @@ public struct PolicyTestResult: Sendable {
     public var prompts: [PromptDecision] = []
     /// The errors that made the test entry invalid: it did not run, and it failed.
     public var problems: [Diagnostic] = []
+    /// How many steps the test has (0 when not known): a failure says `[step n]` when more than one.
+    public var steps = 0
 
     public var passed: Bool { failures.isEmpty && problems.isEmpty }
 }
@@ -50,20 +52,30 @@ public struct PolicyTestRunner: Sendable {
     public typealias Decide = @Sendable (DecisionRequest, Int) -> Result<Decision, RequestErrors>
     public typealias Prompt = @Sendable (PromptRequest, Int) -> Result<PromptDecision, RequestErrors>
 
+    public typealias PlanSet = @Sendable (PlanRequest) -> Result<Plan, RequestErrors>
+    public typealias Reconcile = @Sendable (ReconcileRequest) -> Result<(plan: Plan, reconciliation: Reconciliation), RequestErrors>
+
     let decide: Decide
     let prompt: Prompt?
+    let plan: PlanSet?
+    let reconcile: Reconcile?
 
     /// - Parameters:
     ///   - decide: decides trigger steps (normally `Engine.decide`).
     ///   - prompt: decides prompt steps (normally `Engine.prompt`); without it a prompt step fails.
-    public init(decide: @escaping Decide, prompt: Prompt? = nil) {
+    ///   - plan: decides plan steps (normally `Engine.plan`); without it a plan step fails.
+    ///   - reconcile: decides reconcile steps (normally `Engine.reconcile`); likewise.
+    public init(decide: @escaping Decide, prompt: Prompt? = nil, plan: PlanSet? = nil, reconcile: Reconcile? = nil) {
         self.decide = decide
         self.prompt = prompt
+        self.plan = plan
+        self.reconcile = reconcile
     }
 
     /// A runner over one engine: `decide` for triggers, `prompt` for prompt steps.
     public init(engine: Engine) {
-        self.init(decide: { engine.decide($0, now: $1) }, prompt: { engine.prompt($0, now: $1) })
+        self.init(decide: { engine.decide($0, now: $1) }, prompt: { engine.prompt($0, now: $1) },
+                  plan: { engine.plan($0.candidates, now: $0.now, horizon: $0.horizon) }, reconcile: { engine.reconcile($0) })
     }
 
     public func run(_ suite: PolicyTestSuite) -> [PolicyTestResult] {
@@ -77,16 +89,28 @@ public struct PolicyTestRunner: Sendable {
         var failures: [PolicyTestResult.Failure] = []
         var decisions: [Decision] = []
         var prompts: [PromptDecision] = []
-        var fedBack: [JSON] = []
+        var ledger = FedLedger()
+        var stepResults: [Int: JSON] = [:]
         for (index, step) in test.steps.enumerated() {
-            if step.isPrompt {
-                let json = Self.promptRequest(given: test.given, when: step.when, fedBack: fedBack)
+            failures += ledger.apply(step.events, step: index)
+            switch step.kind {
+            case .events:
+                continue
+            case .prompt:
+                let json = Self.promptRequest(given: test.given, when: step.when, fedBack: ledger.history)
                 let outcome = runPrompt(json, step: step, index: index)
                 if let decision = outcome.decision { prompts.append(decision) }
                 failures += outcome.failures
                 continue
+            case .plan, .reconcile:
+                let outcome = runPlan(given: test.given, step: step, index: index, ledger: &ledger)
+                decisions += outcome.decisions
+                failures += outcome.failures
+                continue
+            case .trigger:
+                break
             }
-            let json = Self.request(given: test.given, when: step.when, fedBack: fedBack)
+            let json = Self.request(given: test.given, when: step.when, fedBack: ledger.history)
             let request: DecisionRequest
             do {
                 request = try DecisionRequest(json: json)
@@ -101,18 +125,29 @@ public struct PolicyTestRunner: Sendable {
                                       actual: errors.description.replacingNewlines, span: step.span))
             case .success(let decision):
                 decisions.append(decision)
-                let actual = decision.json()
+                var actual = decision.json()
+                stepResults[index] = actual
+                // `decisions: [ … ]` checks the step's decisions as a list (one per trigger today).
+                if case .object(var members) = actual {
+                    members.append(JSON.Member("decisions", .array([actual])))
+                    actual = .object(members)
+                }
                 for expectation in step.expectations {
-                    if let mismatch = Self.check(expectation, against: actual) {
+                    if let mismatch = Self.check(expectation, against: actual, earlier: stepResults) {
                         failures.append(.init(step: index, field: expectation.key, expected: mismatch.expected,
                                               actual: mismatch.actual, span: expectation.span,
                                               context: Self.context(for: expectation.key, of: actual)))
                     }
                 }
-                if let entry = Self.historyEntry(for: decision, subject: decision.subject ?? request.subject) { fedBack.append(entry) }
+                if var entry = decision.pendingEntry() {
+                    entry.subject = decision.subject ?? request.subject
+                    ledger.schedule(entry)
+                }
             }
         }
-        return PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions, prompts: prompts)
+        var result = PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions, prompts: prompts)
+        result.steps = test.steps.count
+        return result
     }
 
     /// One prompt step: the prompt decision (nil when its request failed) and the failures.
@@ -205,9 +240,48 @@ public struct PolicyTestRunner: Sendable {
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
-    static func check(_ expectation: Expectation, against decision: JSON) -> Mismatch? {
+    static func check(_ expectation: Expectation, against decision: JSON, earlier: [Int: JSON] = [:]) -> Mismatch? {
         let expected = expectation.expected
         switch expectation.check {
+        case .localTimeRange(let from, let to):
+            let local = decision["localDeliverAt"]?.stringValue
+            let minutes = local.flatMap { text -> Int? in
+                let scalars = Array(text.unicodeScalars)
+                guard scalars.count >= 16 else { return nil }
+                return PolicyTestLoader.minutesOfDay(String(String.UnicodeScalarView(scalars[11..<16])))
+            }
+            let want = "between \(clock(from)) and \(clock(to))"
+            guard let minutes else { return Mismatch(expected: want, actual: local ?? "(absent)") }
+            let inside = from <= to ? (from...to).contains(minutes) : (minutes >= from || minutes <= to)
+            return inside ? nil : Mismatch(expected: want, actual: clock(minutes))
+        case .negated(let inner):
+            let probe = Expectation(key: expectation.key, check: inner, expected: expected, span: expectation.span)
+            guard check(probe, against: decision, earlier: earlier) == nil else { return nil }
+            return Mismatch(expected: "not " + display(expected), actual: display(expected))
+        case .sameBatch(let step):
+            let mine = decision["batch"]?["key"]?.stringValue
+            let theirs = earlier[step]?["batch"]?["key"]?.stringValue
+            guard let theirs else { return Mismatch(expected: "the batch of step \(step + 1)", actual: "step \(step + 1) is in no batch") }
+            return mine == theirs ? nil : Mismatch(expected: theirs, actual: mine ?? "(no batch)")
+        case .entries(let field, let blocks):
+            let items = decision[field]?.elements ?? []
+            if items.count != blocks.count {
+                return Mismatch(expected: "\(blocks.count) entries", actual: "\(items.count): " + items.map { d in
+                    [d["type"]?.stringValue, d["action"]?.stringValue, d["key"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+                }.joined(separator: "; "))
+            }
+            for (i, (block, item)) in zip(blocks, items).enumerated() {
+                for inner in block {
+                    if let m = check(inner, against: item, earlier: earlier) {
+                        return Mismatch(expected: "[\(i + 1)].\(inner.key) \(m.expected)", actual: m.actual)
+                    }
+                }
+            }
+            return nil
+        case .keys(let field):
+            let actual = (decision[field]?.elements ?? []).compactMap(\.stringValue).sorted()
+            let want = (expected.elements ?? []).map(display).sorted()
+            return actual == want ? nil : Mismatch(expected: "[" + want.joined(separator: ", ") + "]", actual: "[" + actual.joined(separator: ", ") + "]")
         case .localTime, .localDate:
             let local = decision["localDeliverAt"]?.stringValue
             let actual: String? = local.map { text in
@@ -244,6 +318,11 @@ public struct PolicyTestRunner: Sendable {
         default:
             return false
         }
+    }
+
+    static func clock(_ minutes: Int) -> String {
+        let h = minutes / 60, m = minutes % 60
+        return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
     }
 
     static func display(_ value: JSON) -> String {

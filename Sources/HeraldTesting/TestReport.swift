@@ -57,7 +57,8 @@ public enum TestReport {
     }
 
     static func bundleStepCount(_ result: PolicyTestResult) -> Int {
-        max(result.decisions.count + result.prompts.count, (result.failures.map(\.step).max() ?? 0) + 1)
+        // A plan step makes several decisions, an events step none: count steps when known.
+        result.steps > 0 ? result.steps : max(result.decisions.count + result.prompts.count, (result.failures.map(\.step).max() ?? 0) + 1)
     }
 
     public static func junit(_ bundles: [BundleResults]) -> String {

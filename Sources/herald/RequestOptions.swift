@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The arguments `decide`, `plan` and `prompt` share: the policy, the request and the
+/// The arguments `decide`, `plan`, `reconcile` and `prompt` share: the policy, the request and the
 /// output's layout.
 struct RequestOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("The policy directory (policies/<app>).", valueName: "policy-dir"))

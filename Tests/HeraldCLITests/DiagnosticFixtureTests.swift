@@ -29,6 +29,15 @@ import Testing
         "H0605": "policy test file, checked by HeraldTestingTests",
         "H0606": "policy test file, checked by HeraldTestingTests",
         "H0607": "policy test file, checked by HeraldTestingTests and the `herald test` CLI tests",
+        "H0608": "policy test file, checked by HeraldTestingTests (StepKindTests)",
+        "H0609": "policy test file, checked by HeraldTestingTests (StepKindTests)",
+        "H0610": "policy test file, checked by HeraldTestingTests (StepKindTests)",
+        "H0611": "policy test file, checked by HeraldTestingTests (StepKindTests)",
+        "H0612": "policy test file, checked by HeraldTestingTests (StepKindTests)",
+        "H0613": "policy test file, checked by HeraldTestingTests (StepKindTests)",
+        "H0614": "policy test file, checked by HeraldTestingTests (StepKindTests)",
+        "H0615": "policy test file, checked by HeraldTestingTests (StepKindTests)",
+        "H0616": "policy test file, checked by HeraldTestingTests (StepKindTests)",
     ]
 
     static let minimumFixtureCount = 40

@@ -56,18 +56,50 @@ import Testing
         #expect(plan.decisions.count == 1 && plan.deliveries.isEmpty)
     }
 
-    @Test func reconcileAddsKeepsCancels() throws {
+    @Test func reconcileAddsKeepsUpdatesCancels() throws {
         let engine = S.engine()
         let plan = try engine.plan([S.request("otp"), S.request("morning")], now: S.instant(S.t0), horizon: 7 * 86_400).get()
-        let stale = HistoryEntry(key: "old", type: "otp", deliverAt: 5, status: .scheduled)
+        let stale = PendingEntry(key: "old", type: "otp", deliverAt: 5)
         let first = engine.reconcile(plan, pending: [stale])
-        #expect(first.cancel == [stale] && first.add.count == 2 && first.keep.isEmpty)
-        let pending = first.keep + first.add.compactMap { $0.historyEntry() }
+        #expect(first.cancel == [stale] && first.add.count == 2 && first.keep.isEmpty && first.update.isEmpty)
+        let pending = first.applied
         let second = engine.reconcile(plan, pending: pending)
         #expect(second.isEmpty && second.keep.count == 2)
+        // Same key, another time: an update (identity kept), not a cancel plus an add.
         let moved = pending.map { e in var e = e; e.deliverAt += 60; return e }
         let third = engine.reconcile(plan, pending: moved)
-        #expect(third.cancel.count == 2 && third.add.count == 2)
+        #expect(third.update.count == 2 && third.cancel.isEmpty && third.add.isEmpty)
+        #expect(third.update.allSatisfy { $0.changed == ["deliverAt"] })
+        // Same key and time, other copy: an update naming the field.
+        var reworded = pending
+        reworded[0].body = "something else"
+        let fourth = engine.reconcile(plan, pending: reworded)
+        #expect(fourth.update.map(\.changed) == [["body"]] && fourth.keep.count == 1)
+        // A second pending entry of one key is cancelled.
+        let fifth = engine.reconcile(plan, pending: pending + [pending[0]])
+        #expect(fifth.cancel == [pending[0]] && fifth.keep.count == 2)
+    }
+
+    @Test func reconcileRequestKeepsPendingOutOfHistory() throws {
+        let text = """
+        { "now": "2026-03-10T12:00:00Z", "user": { "id": "u1" }, "prefs": { "timezone": "UTC" },
+          "history": [ { "key": "k", "type": "alert", "deliverAt": "2026-03-10T11:00:00Z", "status": "scheduled" } ],
+          "candidates": [ { "type": "alert", "at": "2026-03-10T12:00:00Z", "params": { "id": "a" } } ],
+          "pending": [ { "key": "k", "type": "alert" }, 3 ] }
+        """
+        #expect(throws: RequestErrors.self) { try ReconcileRequest.parse(text) }
+        do {
+            _ = try ReconcileRequest.parse(text)
+        } catch {
+            #expect(error.paths == ["pending[0].deliverAt", "pending[1]", "history[0].status"])
+        }
+        let missing = #"{ "now": "2026-03-10T12:00:00Z", "user": { "id": "u1" }, "candidates": [] }"#
+        do {
+            _ = try ReconcileRequest.parse(missing)
+            Issue.record("a request without `pending` was accepted")
+        } catch {
+            #expect(error.paths == ["pending"])
+        }
     }
 
     @Test func planRequestJSON() throws {

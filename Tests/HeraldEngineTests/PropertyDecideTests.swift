@@ -120,15 +120,15 @@ import Testing
             }
             let plan = try engine.plan(candidates, now: S.instant(S.t0), horizon: 7 * 86_400).get()
             // Random pending: some of the plan's deliveries (some moved) and strangers.
-            var pending: [HistoryEntry] = []
+            var pending: [PendingEntry] = []
             for d in plan.deliveries where Bool.random(using: &rng) {
-                var entry = try #require(d.historyEntry())
+                var entry = try #require(d.pendingEntry())
                 if Bool.random(using: &rng) { entry.deliverAt += 60 }
                 pending.append(entry)
             }
-            if Bool.random(using: &rng) { pending.append(HistoryEntry(key: "stale-\(seed)", type: "otp", deliverAt: 0, status: .scheduled)) }
+            if Bool.random(using: &rng) { pending.append(PendingEntry(key: "stale-\(seed)", type: "otp", deliverAt: 0)) }
             let first = engine.reconcile(plan, pending: pending)
-            let applied = first.keep + first.add.compactMap { $0.historyEntry() }
+            let applied = first.applied
             let second = engine.reconcile(plan, pending: applied)
             #expect(second.isEmpty, "seed \(seed)")
             #expect(second.keep.count == applied.count, "seed \(seed)")

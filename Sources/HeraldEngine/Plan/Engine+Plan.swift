@@ -24,18 +24,6 @@ public struct Plan: Sendable, Equatable {
     }
 }
 
-/// What to change so the pending notifications match a plan (`Engine.reconcile`).
-public struct Reconciliation: Sendable, Equatable {
-    /// Deliveries of the plan that are not pending yet.
-    public var add: [Decision]
-    /// Pending entries the plan still wants, unchanged.
-    public var keep: [HistoryEntry]
-    /// Pending entries the plan no longer wants (or wants at another time).
-    public var cancel: [HistoryEntry]
-
-    public var isEmpty: Bool { add.isEmpty && cancel.isEmpty }
-}
-
 extension Engine {
     /// Decides a set of candidates together, so higher priorities keep capacity and batches
     /// form from all members.
@@ -176,36 +164,6 @@ extension Engine {
         decision.trace = [TraceStep(stage: .batching, outcome: .pass, rule: "batching.\(groupName)", source: span,
                                     detail: "flushed `\(batchKey)` with \(members.count) members")]
         return decision
-    }
-
-    /// What to add, keep and cancel so the pending notifications match `plan`.
-    ///
-    /// Pending entries are those with status `scheduled`; one is kept when the plan delivers
-    /// the same key at the same instant, else cancelled; every delivery without a kept entry
-    /// is added. Applying the result (keep + add) and reconciling again gives no change.
-    public func reconcile(_ plan: Plan, pending: [HistoryEntry]) -> Reconciliation {
-        struct Slot: Hashable { var key: String; var at: Int }
-        var wanted: [Slot: Int] = [:]
-        for d in plan.deliveries { if let key = d.key, let at = d.deliverAt { wanted[Slot(key: key, at: at), default: 0] += 1 } }
-        var keep: [HistoryEntry] = []
-        var cancel: [HistoryEntry] = []
-        var kept: [Slot: Int] = [:]
-        for entry in pending where entry.status == .scheduled {
-            let slot = Slot(key: entry.key, at: entry.deliverAt)
-            if kept[slot, default: 0] < wanted[slot, default: 0] {
-                keep.append(entry)
-                kept[slot, default: 0] += 1
-            } else {
-                cancel.append(entry)
-            }
-        }
-        var add: [Decision] = []
-        for d in plan.deliveries {
-            guard let key = d.key, let at = d.deliverAt else { continue }
-            let slot = Slot(key: key, at: at)
-            if kept[slot, default: 0] > 0 { kept[slot]! -= 1 } else { add.append(d) }
-        }
-        return Reconciliation(add: add, keep: keep, cancel: cancel)
     }
 }
 

@@ -15,7 +15,11 @@ public struct PlanRequest: Sendable {
 
     /// Reads a plan request; every problem is reported (candidate fields as `candidates[i].…`).
     public static func parse(_ text: String) throws(RequestErrors) -> PlanRequest {
-        let json = try RequestErrors.parseJSON(text, limits: .standard)
+        try parse(json: RequestErrors.parseJSON(text, limits: .standard))
+    }
+
+    /// Reads a plan request from parsed JSON (see `parse(_:)`).
+    public static func parse(json: JSON) throws(RequestErrors) -> PlanRequest {
         guard let members = json.members else {
             throw RequestErrors([RequestError(path: "request", message: "expected an object, got \(json.kindName)")])
         }
