@@ -206,7 +206,7 @@ public struct NotificationType: Sendable {
     /// catalog keeps every type's spans).
     public static let citedKeys: Set<String> = [
         "eligible", "channels", "fallback", "default", "idempotencyKey", "dedupe", "dedupe.key",
-        "timing", "timing.expires", "timing.quietHours",
+        "timing", "timing.expires", "timing.quietHours", "timing.past",
     ]
 
     public init(id: String, category: String, channels: [String], fallback: String?, defaultOn: Bool,
