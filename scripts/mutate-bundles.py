@@ -76,7 +76,8 @@ def mutations(catalog_dir, policy_dir):
                         if key in timing and timing[key] != default:
                             def mutate(d, t=type_id, k=key, v=default):
                                 d["types"][t]["timing"][k] = v
-                            found.append((f"set `{type_id}.timing.{key}` to `{default}`", path, mutate))
+                            shown = str(default).lower() if isinstance(default, bool) else default
+                            found.append((f"set `{type_id}.timing.{key}` to `{shown}`", path, mutate))
                 for index, item in enumerate(body.get("suppress") or []):
                     if isinstance(item, dict) and "delivery." in str(item.get("when", "")):
                         def mutate(d, t=type_id, i=index):
