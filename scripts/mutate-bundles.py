@@ -4,8 +4,10 @@
 For every bundle in policies/*/ this deletes, one at a time, each suppression rule (a type's
 `suppress[i]` and the policy's `suppress[i]`), each cap (a type's `caps[i]`, the policy's
 `caps[i]` and `cooldowns[i]`), each prompt wait rule (`prompt.wait[i]`) and each quiet-hours
-setting (the policy's `quietHours` section and `defaults.quietHours`), and shortens each
-idempotency key of two or more parts (drops its last placeholder), in a scratch copy of the catalog and policy, and runs
+setting (the policy's `quietHours` section and `defaults.quietHours`), shortens each
+idempotency key of two or more parts (drops its last placeholder), and reverts each type's
+`timing.judgedAt` / `past` / `sameDay` to its default and each `delivery.*` read in a suppression
+rule to `local.*` / `trigger.at`, in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
 is a rule no test depends on.
 
@@ -76,6 +78,22 @@ def mutations(catalog_dir, policy_dir):
                     def mutate(d, t=type_id, k=shorter):
                         d["types"][t]["idempotencyKey"] = k
                     found.append((f"drop the last part of `{type_id}`'s idempotencyKey (`{shorter}`)", path, mutate))
+                # Issue 17 timing: each `judgedAt`, `past` and `sameDay` reverted to its default,
+                # and each `delivery.*` in a suppression rule read at the trigger (`local.*`).
+                timing = body.get("timing")
+                if isinstance(timing, dict):
+                    for key, default in (("judgedAt", "trigger"), ("past", "deliver"), ("sameDay", False)):
+                        if key in timing and timing[key] != default:
+                            def mutate(d, t=type_id, k=key, v=default):
+                                d["types"][t]["timing"][k] = v
+                            shown = str(default).lower() if isinstance(default, bool) else default
+                            found.append((f"set `{type_id}.timing.{key}` to `{shown}`", path, mutate))
+                for index, item in enumerate(body.get("suppress") or []):
+                    if isinstance(item, dict) and "delivery." in str(item.get("when", "")):
+                        def mutate(d, t=type_id, i=index):
+                            rule = d["types"][t]["suppress"][i]
+                            rule["when"] = rule["when"].replace("delivery.at", "trigger.at").replace("delivery.", "local.")
+                        found.append((f"read `{item.get('id')}` at the trigger (`delivery.*` → `local.*`)", path, mutate))
         for key in ("caps", "cooldowns", "suppress"):
             for index, item in enumerate(doc.get(key) or []):
                 label = item.get("id") if isinstance(item, dict) and item.get("id") else f"{key}[{index}]"

@@ -19,7 +19,7 @@ import Testing
     /// two are built outside the tables (`Engine.prompt`, `Engine.flush`).
     enum Kind: String, CaseIterable, Sendable {
         case missingData, eligible, pausedAll, categoryRequires, categoryToggle, typeToggle, channels, fallback
-        case dedupe, key, quietHours, expires, batching
+        case dedupe, key, quietHours, expires, past, batching
         case timingCitation, suppressCitations
         case capCitation = "CapPlan.citation"
         case promptRule = "prompt"
@@ -332,6 +332,10 @@ import Testing
         },
         Scenario(kind: .expires, name: "block timing, last key", rule: "session.timing.expires", key: "expires") {
             cite("session", params: ["at": "2026-03-10T09:00:00Z"])
+        },
+        Scenario(kind: .past, name: "past: skip, flow timing", rule: "session.timing.past", key: "past") {
+            decided(S.request("session", at: "2026-03-10T09:00:00Z", now: "2026-03-10T22:00:00Z", user: ["id": "u1"], state: [:],
+                              params: ["startsAt": "2026-03-10T21:30:00Z"]), "judged")
         },
         Scenario(kind: .batching, name: "joins a member", rule: "batching.tips", key: "tips") {
             decided(S.request("tip2", history: [S.entry("tip", at: "2026-03-10T11:55:00Z", status: "scheduled")]))

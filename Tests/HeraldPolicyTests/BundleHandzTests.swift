@@ -29,7 +29,10 @@ import HeraldSyntax
         let trial = try #require(b.types["N-BILLING-TRIAL-END"])
         #expect(trial.timing.at == .param("trialEndsAt") && trial.timing.offset == -48 * 3600)
         #expect(trial.caps.first?.scope == .subject && trial.caps.first?.per == .lifetime)
-        #expect(b.types["N-PRACTICE-SCHEDULED"]?.timing.expires == 3600)
+        // §5.2 defers to the quiet-hours end, so no `expires`; a past T is `missed` (§5.4).
+        #expect(b.types["N-PRACTICE-SCHEDULED"]?.timing.expires == nil)
+        #expect(b.types["N-PRACTICE-SCHEDULED"]?.timing.past == .skip)
+        #expect(b.types["N-MAINT-OVERDUE"]?.timing.judgedAt == .delivery)
         #expect(b.types["N-INBOX-NEW-IMPORT"]?.param("senderName")?.sensitive == true)
         #expect(b.caps.map(\.id) == ["inbox-daily", "global-hard", "global-burst", "soft-daily"])
         #expect(b.caps[2].per == .duration(60) && b.caps[2].over == .defer)

@@ -104,7 +104,7 @@ import HeraldSyntax
         #expect(b.reasons["no_due_items"]?.description == "nothing is due")
         #expect(b.reasons["short_form"]?.description == "said in a string")
         #expect(b.isKnownReason("rate_limited") && b.isKnownReason("no_due_items") && !b.isKnownReason("nope"))
-        #expect(Reason.builtIn.count == 14)
+        #expect(Reason.builtIn.count == 15)
         #expect(Reason.scheduleReasons.contains("burst_spacing"))
     }
 

@@ -251,7 +251,7 @@ enum Fixture {
 
     @Test func everyCodeIsRegistered() {
         let ids = DiagnosticCode.all.map(\.id).filter { $0.hasPrefix("H03") }
-        #expect(ids == (1...19).map { $0 < 10 ? "H030\($0)" : "H03\($0)" })
+        #expect(ids == (1...20).map { $0 < 10 ? "H030\($0)" : "H03\($0)" })
     }
 }
 
@@ -383,7 +383,7 @@ enum Fixture {
 
     @Test func standardEnvironment() {
         let roots = Fixture.environment.roots
-        #expect(Set(roots.keys) == ["state", "user", "params", "prefs", "trigger", "now", "local", "subject"])
+        #expect(Set(roots.keys) == ["state", "user", "params", "prefs", "trigger", "now", "local", "delivery", "subject"])
         #expect(Fixture.environment.sentTargets.contains("reminders"))
         #expect(Fixture.environment.sentTargets.contains("N-MAINT-DUE-TODAY"))
         #expect(Fixture.type("prefs.pausedAll") == .bool)

@@ -19,7 +19,7 @@ import HeraldSyntax
     @Test func builtInReasonsAreTheClosedSet() {
         #expect(Reason.builtIn.map(\.code) == [
             "missing_data", "ineligible", "paused_all", "channel_off", "category_off", "type_off", "system_denied",
-            "duplicate", "expired", "rate_limited", "cooldown", "quiet_hours", "muted", "batched",
+            "duplicate", "expired", "missed", "rate_limited", "cooldown", "quiet_hours", "muted", "batched",
         ])
         #expect(Reason.builtIn.allSatisfy { $0.isBuiltIn && $0.span == nil && $0.description != nil })
         #expect(Reason.scheduleReasons == ["on_time", "reminder_time", "local_time", "quiet_hours", "training_day", "burst_spacing"])

@@ -5,8 +5,11 @@ extension Engine {
     /// shared by decisions (`RequestContext`) and prompt decisions (`PromptContext`), which
     /// differ only in what they pass: the trigger instant (`trigger.at` and `local.*` read
     /// it; a prompt's is `now`), their converted fields, params and subject (a prompt has
-    /// neither). nil: absent or not a name.
-    func value(at path: [String], trigger: Int, now: Int, prefs: EffectivePreferences, input: PreferencesInput,
+    /// neither). `local` is the instant `local.*` reads (the trigger, or the delivery instant
+    /// of a type judged at delivery); `delivery` the candidate delivery instant, nil where
+    /// none was computed (prompts, types that read no `delivery.*`). nil: absent or not a name.
+    func value(at path: [String], trigger: Int, now: Int, local localAt: Int? = nil, delivery: Int? = nil,
+               prefs: EffectivePreferences, input: PreferencesInput,
                field: (Int) -> Value?, param: (String) -> Value?, subject: () -> String?) -> Value? {
         guard let root = path.first else { return nil }
         switch root {
@@ -23,7 +26,17 @@ extension Engine {
             return path.count == 2 && path[1] == "at" ? .instant(trigger) : nil
         case "local":
             guard path.count == 2 else { return nil }
-            let local = prefs.zone.localDateTime(of: trigger)
+            let local = prefs.zone.localDateTime(of: localAt ?? trigger)
+            switch path[1] {
+            case "date": return .date(local.date)
+            case "weekday": return .weekday(local.weekday)
+            case "time": return .time(local.secondOfDay)
+            default: return nil
+            }
+        case "delivery":
+            guard path.count == 2, let delivery else { return nil }
+            if path[1] == "at" { return .instant(delivery) }
+            let local = prefs.zone.localDateTime(of: delivery)
             switch path[1] {
             case "date": return .date(local.date)
             case "weekday": return .weekday(local.weekday)

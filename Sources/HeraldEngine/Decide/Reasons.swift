@@ -13,7 +13,7 @@ enum ScheduleReason: String, Sendable {
 /// reason a suppression rule of the catalog declares. `code(in:)` is the contract's string.
 enum VerdictReason: Sendable, Equatable {
     case missingData, ineligible, pausedAll, categoryOff, typeOff, channelOff, systemDenied
-    case duplicate, quietHours, expired, cooldown, rateLimited, batched
+    case duplicate, quietHours, expired, missed, cooldown, rateLimited, batched
     /// The reason of suppression rule `index` of the type's table (`TypeTable.suppressReasons`).
     case suppressRule(Int)
 
@@ -30,6 +30,7 @@ enum VerdictReason: Sendable, Equatable {
         case .duplicate: "duplicate"
         case .quietHours: "quiet_hours"
         case .expired: "expired"
+        case .missed: "missed"
         case .cooldown: "cooldown"
         case .rateLimited: "rate_limited"
         case .batched: "batched"

@@ -19,9 +19,21 @@ struct TraceLog: Sendable {
     /// names the records point at (the decision holds it).
     func steps(table: TypeTable) -> [TraceStep] {
         records.map { record in
-            TraceStep(stage: record.stage, outcome: record.outcome,
-                      citation: record.citation.map { table.citations[$0] }, detailText: text(of: record.note, table: table))
+            var detail = text(of: record.note, table: table)
+            if record.outcome != .skip, let judged = judgedNote(record.stage) {
+                detail = .text(detail.map { "\($0.string); \(judged)" } ?? judged)
+            }
+            return TraceStep(stage: record.stage, outcome: record.outcome,
+                             citation: record.citation.map { table.citations[$0] }, detailText: detail)
         }
+    }
+
+    /// Which instant the conditions of `stage` were judged at, for a type that computed its
+    /// candidate delivery instant (docs/time.md, "When a rule is judged"); nil otherwise.
+    private func judgedNote(_ stage: TraceStep.Stage) -> String? {
+        guard let at = facts.judgedAt, stage == .eligibility || stage == .suppression else { return nil }
+        return facts.judgedAtDelivery ? "judged at delivery \(TraceFormat.localClock(at, facts.zone))"
+            : "judged at the trigger; delivery \(TraceFormat.localClock(at, facts.zone))"
     }
 
     private func text(of note: TraceNote, table: TypeTable) -> TraceText? {
@@ -86,4 +98,8 @@ struct TraceFacts: Sendable {
     var quietTo = 0
     /// The delivery instant when the timing stage passed.
     var timingAt = 0
+    /// The candidate delivery instant the conditions saw (`delivery.*`), when computed.
+    var judgedAt: Int?
+    /// `timing.judgedAt: delivery`: `since()`, `local.*` and `sent(…)` were judged at it too.
+    var judgedAtDelivery = false
 }

@@ -41,6 +41,12 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         /// Slots `0 ..< fieldCount` are `engine.fields`, then the type's params.
         let fieldCount: Int
         let slotCount: Int
+        /// The candidate delivery instant (`delivery.*`), `Int.min` until the run computes it
+        /// (only for a type whose table says `judgesAtDelivery`).
+        var deliveryAt = Int.min
+        /// `timing.judgedAt: delivery`: `since()`, `local.*` and `sent(…)` windows read
+        /// `deliveryAt` instead of `now` / the trigger.
+        var judgedAtDelivery = false
     }
 
     /// A context for `request` with every slot absent; the caller converts the request's
@@ -79,6 +85,14 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     /// The trigger instant (`trigger.at`).
     var at: Int { fields.pointee.request.pointee.at }
     var now: Int { fields.pointee.now }
+    /// Sets the candidate delivery instant the type's conditions are judged at (docs/time.md,
+    /// "When a rule is judged").
+    func judge(deliveryAt: Int, atDelivery: Bool) {
+        fields.pointee.deliveryAt = deliveryAt
+        fields.pointee.judgedAtDelivery = atDelivery
+    }
+    /// The instant `since()` and `sent(…)` windows are judged at.
+    var judgedNow: Int { fields.pointee.judgedAtDelivery ? fields.pointee.deliveryAt : now }
     var permission: Permission { fields.pointee.request.pointee.permission }
     var userID: String {
         _read { yield fields.pointee.userID }
@@ -180,6 +194,14 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         if slot >= 0 { return slot < fields.pointee.fieldCount ? stored(slot) : value(at: path) }
         switch BuiltinRead(rawValue: slot) {
         case .now?: return .instant(now)
+        case .localDate?, .localWeekday?, .localTime?:
+            guard fields.pointee.judgedAtDelivery else { return value(at: path) }
+            let local = prefs.zone.localDateTime(of: fields.pointee.deliveryAt)
+            switch BuiltinRead(rawValue: slot) {
+            case .localDate?: return .date(local.date)
+            case .localWeekday?: return .weekday(local.weekday)
+            default: return .time(local.secondOfDay)
+            }
         case .triggerAt?: return .instant(at)
         case .subject?: return subject.map(Value.string)
         case .prefsPausedAll?: return .bool(prefs.pausedAll)
@@ -190,16 +212,22 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     }
 
     func value(at path: [String]) -> Value? {
-        engine.value(at: path, trigger: at, now: now, prefs: prefs, input: input, field: field,
+        let delivery = fields.pointee.deliveryAt == Int.min ? nil : fields.pointee.deliveryAt
+        return engine.value(at: path, trigger: at, now: now, local: fields.pointee.judgedAtDelivery ? delivery : nil,
+                     delivery: delivery, prefs: prefs, input: input, field: field,
                      param: { name in table.paramSlot(name).flatMap(param) }, subject: { subject })
     }
 
+    func sinceInstant() -> Value? {
+        .instant(judgedNow)
+    }
+
     func sent(_ target: String, within window: SentWindow) -> Int {
-        engine.sentCount(target, within: window, ledger: ledger, zone: prefs.zone, now: now)
+        engine.sentCount(target, within: window, ledger: ledger, zone: prefs.zone, now: judgedNow)
     }
 
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
-        engine.sentCount(target, within: window, statuses: statuses, ledger: ledger, zone: prefs.zone, now: now)
+        engine.sentCount(target, within: window, statuses: statuses, ledger: ledger, zone: prefs.zone, now: judgedNow)
     }
 }
 

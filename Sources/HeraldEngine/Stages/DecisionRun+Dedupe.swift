@@ -8,6 +8,12 @@ extension DecisionRun {
         // The key depends on the local delivery date, so timing is computed first (it is
         // pure); its verdicts are reported in the timing stage below.
         computeAlignment()
+        // A trigger already past is decided by timing (`missed`), not by its key, which
+        // would be the key of the day it is decided on.
+        if isMissed {
+            step(.dedupe, .skip)
+            return nil
+        }
         let key = idempotencyKey(at: deliverAt)
         if let window = type.dedupe.flatMap({ $0.window ?? engine.bundle.dedupe.window }) {
             if ledger.contains(key: key, within: window, of: deliverAt) {

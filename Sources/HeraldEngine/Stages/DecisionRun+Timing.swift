@@ -13,10 +13,11 @@ extension DecisionRun {
             t = at
             scheduleReason = .onTime
         case .reminderTime:
-            t = zone.nextOccurrence(of: context.prefs.reminderTime / 60, atOrAfter: at)
+            t = timing.sameDay ? sameDay(context.prefs.reminderTime / 60, at)
+                : zone.nextOccurrence(of: context.prefs.reminderTime / 60, atOrAfter: at)
             scheduleReason = .reminderTime
         case .localTime(let seconds):
-            t = zone.nextOccurrence(of: seconds / 60, atOrAfter: at)
+            t = timing.sameDay ? sameDay(seconds / 60, at) : zone.nextOccurrence(of: seconds / 60, atOrAfter: at)
             scheduleReason = .localTime
         case .param, .state:
             if let read = table.timingRead, case .instant(let i)? = context.value(read) { t = i } else { t = at }
@@ -33,6 +34,40 @@ extension DecisionRun {
         aligned = t
         deliverAt = max(t, context.now)
         timingRule = table.timingCitation
+    }
+
+    /// The aligned instant is already past when decided, and the type says `past: skip`.
+    var isMissed: Bool {
+        type.timing.past == .skip && aligned < context.now
+    }
+
+    /// Computes the candidate delivery instant (the aligned instant moved out of quiet hours
+    /// when the type defers; cap deferrals come later and are not part of it) and lets the
+    /// conditions judge at it (`delivery.*`, and `since()`, `local.*`, `sent(…)` windows for
+    /// `judgedAt: delivery`). docs/time.md, "When a rule is judged".
+    mutating func judgeAtDelivery() {
+        computeAlignment()
+        var candidate = deliverAt
+        if table.quietHours == .defer, let hours = activeQuietHours {
+            candidate = zone.deferOutOfQuietHours(candidate, hours)
+        }
+        context.judge(deliveryAt: candidate, atDelivery: table.judgesAtDelivery)
+        facts.judgedAt = candidate
+        facts.judgedAtDelivery = table.judgesAtDelivery
+    }
+
+    /// The `missed` verdict of `past: skip`.
+    func checkPast() -> Verdict? {
+        guard isMissed else { return nil }
+        let zone = zone, aligned = aligned, now = context.now
+        return Verdict(reason: .missed, citation: table.cite.past,
+                       detail: .lazy { "\(TraceFormat.localClock(aligned, zone)) was already past at \(TraceFormat.localClock(now, zone))" })
+    }
+
+    /// `sameDay`: wall-clock `minute` on the local date of `at`, even when already past (the
+    /// next occurrence when that date has none).
+    func sameDay(_ minute: Int, _ at: Int) -> Int {
+        zone.occurrence(of: minute, on: zone.localDateTime(of: at).date) ?? zone.nextOccurrence(of: minute, atOrAfter: at)
     }
 
     /// The user's quiet hours as the time module wants them (minutes), unless the type bypasses.
@@ -71,6 +106,7 @@ extension DecisionRun {
 
     mutating func checkTiming() -> Verdict? {
         let trainingDay = scheduleReason == .trainingDay
+        if let verdict = checkPast() { return verdict }
         if let verdict = applyQuietHours() { return verdict }
         if let verdict = checkExpiry() { return verdict }
         facts.reminderTime = context.prefs.reminderTime

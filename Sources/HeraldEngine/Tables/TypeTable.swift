@@ -49,6 +49,12 @@ final class TypeTable: Sendable {
     let requiredReads: [ReadSlot]
     /// Where `timing.at: param|state` reads its instant.
     let timingRead: ReadSlot?
+    /// `timing.judgedAt: delivery`: conditions are judged at the candidate delivery instant.
+    let judgesAtDelivery: Bool
+    /// The run computes the candidate delivery instant before eligibility: the type is judged
+    /// at delivery, or one of its conditions reads `delivery.*`. False for every other type,
+    /// which pays nothing.
+    let computesDelivery: Bool
     /// The type or its category is locked (exempt from every preference switch).
     let locked: Bool
     /// The category's toggle when the user's prefs leave it out (on for an undeclared category).
@@ -92,7 +98,7 @@ final class TypeTable: Sendable {
 
     struct Citations: Sendable {
         let missingData, eligible, pausedAll, categoryRequires, categoryToggle, typeToggle, channels, fallback: TableCitation
-        let dedupe, key, quietHours, expires, batching: TableCitation
+        let dedupe, key, quietHours, expires, past, batching: TableCitation
     }
 
     init(type: NotificationType, bundle: PolicyBundle, fieldSlots: [[String]: Int]) {
@@ -163,6 +169,9 @@ final class TypeTable: Sendable {
         default: break
         }
         requiredPaths = required
+        judgesAtDelivery = type.timing.judgedAt == .delivery
+        computesDelivery = judgesAtDelivery
+            || expressions.contains { $0.referencedPaths.contains { $0.first == "delivery" } }
         var slots: [String: Int] = [:]
         for (index, param) in type.params.enumerated() { slots[param.name] = index }
         paramSlots = slots
@@ -206,6 +215,7 @@ final class TypeTable: Sendable {
             quietHours: citing.cite(type.timing.quietHours != nil ? "\(id).timing.quietHours" : "quietHours",
                                     at: quietHoursSource ?? type.span),
             expires: citing.cite("\(id).timing.expires", at: keys["timing.expires"] ?? type.span),
+            past: citing.cite("\(id).timing.past", at: keys["timing.past"] ?? type.span),
             batching: citing.cite(batchGroup.map { "batching.\($0.name)" } ?? "", at: batchGroup?.span))
         var suppressCitations: [TableCitation] = []
         for rule in suppress { suppressCitations.append(citing.cite(rule.id, at: rule.span)) }

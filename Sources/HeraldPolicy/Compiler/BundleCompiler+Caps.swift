@@ -75,7 +75,7 @@ extension Compilation {
                                      at: node.span)
             return nil
         }
-        return expression(node, what: "`max`", expecting: .int, params: [:], state: false).map(CapLimit.expression)
+        return noDelivery(expression(node, what: "`max`", expecting: .int, params: [:], state: false), what: "`max`").map(CapLimit.expression)
     }
 
     /// `day` · `week` · `calendar_week` · `month` · `year` · `lifetime` · a duration.

@@ -23,7 +23,7 @@ extension Compilation {
             reader.checkIdentifier(text, at: n.span, what: "rule")
             id = text
         }
-        let when = f["when"].flatMap { expression($0, what: "`when`", expecting: .bool, params: [:]) }
+        let when = f["when"].flatMap { noDelivery(expression($0, what: "`when`", expecting: .bool, params: [:]), what: "a prompt rule's `when`") }
         var reason: String?
         if let n = f["reason"], let code = reader.string(n, what: "`reason`") {
             let known = PromptPolicy.builtInWaitReasons + reasons.names

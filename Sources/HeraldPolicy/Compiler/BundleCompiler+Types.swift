@@ -159,6 +159,29 @@ extension Compilation {
         if let n = f["trainingDays"], let b = reader.bool(n, what: "`trainingDays`") { timing.trainingDays = b }
         timing.expires = f["expires"].flatMap { reader.duration($0, what: "`expires`") }
         timing.quietHours = f["quietHours"].flatMap { reader.enumValue($0, what: "`timing.quietHours`", as: QuietHoursTreatment.self) }
+        if let n = f["sameDay"], let b = reader.bool(n, what: "`sameDay`") {
+            timing.sameDay = b
+            switch timing.at {
+            case .reminderTime, .localTime: break
+            default:
+                if b {
+                    reader.diagnostics.error(.sameDayWithoutClock,
+                                             "`sameDay` on `\(type)` needs `at: reminder_time` or `at: local(\"HH:MM\")`",
+                                             at: n.span, notes: [.init("only a time of day has a day to stay on; an instant is already one moment")])
+                }
+            }
+        }
+        if let n = f["judgedAt"], let v = reader.enumValue(n, what: "`timing.judgedAt`", as: JudgedAt.self) { timing.judgedAt = v }
+        if let n = f["past"], let v = reader.enumValue(n, what: "`timing.past`", as: PastTreatment.self) {
+            timing.past = v
+            // The aligned instant of an immediate type is the trigger itself: every trigger
+            // reported a second late would be skipped.
+            if v == .skip, timing.at == .immediate, timing.offset <= 0 {
+                reader.diagnostics.warning(.pastSkipImmediate,
+                                           "`past: skip` on `\(type)` skips every trigger decided after its own instant, because `at: immediate` aligns to the trigger",
+                                           at: n.span, notes: [.init("use `past: skip` with `reminder_time`, `local(…)`, `param(…)` or `state(…)`")])
+            }
+        }
         return timing
     }
 

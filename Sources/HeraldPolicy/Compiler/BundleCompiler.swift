@@ -72,7 +72,7 @@ struct Compilation {
         routes = compileRoutes()
         compileAllParams()
         let categories = compileCategories()
-        let badge = sections.singles["badge"].flatMap { expression($0.value, what: "`badge`", expecting: .int, params: [:]) }
+        let badge = sections.singles["badge"].flatMap { noDelivery(expression($0.value, what: "`badge`", expecting: .int, params: [:]), what: "`badge`") }
         var types = NamedTable<NotificationType>()
         let typePairs = sections.named["types", default: []]
         for (pair, type) in zip(typePairs, compileTypes(typePairs)) {
@@ -114,6 +114,15 @@ struct Compilation {
         guard let scalar = reader.scalar(node, what: what) else { return nil }
         let env = environment(params: params, state: state)
         return ExpressionCompiler.compile(scalar, span: node.span, expecting: expecting, in: env, diagnostics: &reader.diagnostics)
+    }
+
+    /// Reports (H0320) a read of `delivery.*` in an expression that decides no delivery
+    /// (prompt rules, `badge`, a cap's `max`): there is no delivery instant to read there.
+    mutating func noDelivery(_ expression: CompiledExpression?, what: String) -> CompiledExpression? {
+        guard let expression, expression.referencedPaths.contains(where: { $0.first == "delivery" }) else { return expression }
+        reader.diagnostics.error(.exprDeliveryWithoutDelivery, "\(what) reads `delivery`, but decides no delivery",
+                                 at: expression.span, notes: [.init("`delivery.*` is the instant a notification is delivered; use `now` or `local.*`")])
+        return nil
     }
 
     mutating func template(_ node: YAMLNode, what: String, allowed: [String: ValueType]) -> MessageTemplate? {

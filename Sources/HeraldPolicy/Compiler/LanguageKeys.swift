@@ -59,7 +59,7 @@ public enum LanguageKeys {
         required: ["category", "channels"])
     /// The long form of a type's param.
     public static let param = Place(noun: "a param", keys: ["type", "sensitive", "description"], required: ["type"])
-    public static let timing = Place(noun: "`timing`", keys: ["at", "offset", "trainingDays", "expires", "quietHours"])
+    public static let timing = Place(noun: "`timing`", keys: ["at", "offset", "trainingDays", "expires", "quietHours", "judgedAt", "past", "sameDay"])
     public static let cap = Place(
         noun: "a cap",
         keys: ["id", "scope", "match", "only", "max", "per", "cooldown", "over", "exempt", "counts"])

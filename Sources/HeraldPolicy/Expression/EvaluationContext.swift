@@ -14,9 +14,16 @@ public protocol EvaluationContext: AnyObject {
     /// `sent(target, window, [statuses])`: like `sent(_:within:)`, counting only ledger entries
     /// whose status is one of `statuses` (`opened`, `dismissed`, …).
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int
+    /// The instant `since()` measures to: `now`, or the delivery instant for a type judged at
+    /// delivery (`timing.judgedAt`). The default reads `value(at: ["now"])`.
+    func sinceInstant() -> Value?
 }
 
 extension EvaluationContext {
+    public func sinceInstant() -> Value? {
+        value(at: ["now"])
+    }
+
     public func value(slot: Int, path: [String]) -> Value? {
         value(at: path)
     }

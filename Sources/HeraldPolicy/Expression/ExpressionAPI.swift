@@ -55,6 +55,9 @@ public struct ExpressionEnvironment: Sendable {
             "trigger": .object(["at": .value(.instant)]),
             "now": .value(.instant),
             "local": .object(["date": .value(.date), "weekday": .value(.weekday), "time": .value(.time)]),
+            // The candidate delivery instant and its local date and time (docs/time.md, "When a
+            // rule is judged").
+            "delivery": .object(["at": .value(.instant), "date": .value(.date), "weekday": .value(.weekday), "time": .value(.time)]),
             "subject": .value(.optional(.string)),
         ]
         return ExpressionEnvironment(roots: roots, sentTargets: Set(types + categories))

@@ -14,9 +14,6 @@ package typealias BoolEvaluation = @Sendable (any EvaluationContext) -> Bool
 /// functions; comparisons and `in` with an absent operand are false; logic treats it as
 /// false. Integer arithmetic wraps on overflow; division and remainder by zero yield 0.
 enum ExpressionEvaluator {
-    /// The path `since()` reads, allocated once.
-    private static let nowPath = ["now"]
-
     /// - Parameter slots: reads bound to slots (`ExpressionEnvironment.slots`).
     static func compile(_ expression: TypedExpression, slots: [[String]: Int] = [:]) -> ExpressionEvaluation {
         let compile = { (e: TypedExpression) in Self.compile(e, slots: slots) }
@@ -78,7 +75,7 @@ enum ExpressionEvaluator {
         case .since(let operand):
             let f = compile(operand)
             return { context in
-                guard case .instant(let t) = f(context), case .instant(let now)? = context.value(at: nowPath) else { return .null }
+                guard case .instant(let t) = f(context), case .instant(let now)? = context.sinceInstant() else { return .null }
                 return .duration(now &- t)
             }
         case .size(let operand):

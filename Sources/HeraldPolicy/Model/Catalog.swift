@@ -133,6 +133,7 @@ public struct Reason: Sendable, Hashable {
         ("system_denied", "the OS permission for the channel is denied and there is no fallback"),
         ("duplicate", "the same idempotency or dedupe key was already decided"),
         ("expired", "deferral would deliver it after the type's `expires`"),
+        ("missed", "its aligned instant was already past when decided, and the type says `past: skip`"),
         ("rate_limited", "a cap is full and says `over: suppress`"),
         ("cooldown", "a cooldown since the last one in scope has not passed"),
         ("quiet_hours", "inside quiet hours with `during: suppress`"),

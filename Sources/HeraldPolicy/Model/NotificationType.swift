@@ -38,6 +38,26 @@ public enum QuietHoursTreatment: String, Sendable, Hashable, CaseIterable {
     case `defer`, bypass, suppress
 }
 
+/// The instant at which a type's time-dependent conditions are judged (`timing.judgedAt`):
+/// `since()`, `local.date`/`weekday`/`time` and the windows of `sent(…)`. docs/time.md
+/// ("When a rule is judged").
+public enum JudgedAt: String, Sendable, Hashable, CaseIterable {
+    /// `since()` and `sent(…)` at `now`, `local.*` at the trigger (the default).
+    case trigger
+    /// All of them at the candidate delivery instant: the aligned instant moved out of quiet
+    /// hours (before any cap's deferral).
+    case delivery
+}
+
+/// What happens to a trigger whose aligned instant is already past when it is decided
+/// (`timing.past`); distinct from `expires`, which bounds a deferral.
+public enum PastTreatment: String, Sendable, Hashable, CaseIterable {
+    /// Deliver at once, at `now` (the default).
+    case deliver
+    /// Suppress with the built-in reason `missed`.
+    case skip
+}
+
 /// `timing:` of a type.
 public struct Timing: Sendable, Hashable {
     public var at: TimingAnchor
@@ -49,11 +69,22 @@ public struct Timing: Sendable, Hashable {
     public var expires: Int?
     /// Overrides the policy's `quietHours.during`.
     public var quietHours: QuietHoursTreatment?
+    /// When time-dependent conditions are judged.
+    public var judgedAt: JudgedAt
+    /// A trigger whose aligned instant is before `now`.
+    public var past: PastTreatment
+    /// `reminder_time` / `local(…)` align to that time on the trigger's own local date, even
+    /// when it has passed (then `past` decides), instead of its next occurrence.
+    public var sameDay: Bool
     /// nil when the type declares no `timing` (the default `{ at: immediate }`).
     public var span: SourceSpan?
 
     public init(at: TimingAnchor = .immediate, offset: Int = 0, trainingDays: Bool = false, expires: Int? = nil,
-                quietHours: QuietHoursTreatment? = nil, span: SourceSpan? = nil) {
+                quietHours: QuietHoursTreatment? = nil, judgedAt: JudgedAt = .trigger, past: PastTreatment = .deliver,
+                span: SourceSpan? = nil) {
+        self.judgedAt = judgedAt
+        self.past = past
+        self.sameDay = false
         self.at = at
         self.offset = offset
         self.trainingDays = trainingDays
@@ -175,7 +206,7 @@ public struct NotificationType: Sendable {
     /// catalog keeps every type's spans).
     public static let citedKeys: Set<String> = [
         "eligible", "channels", "fallback", "default", "idempotencyKey", "dedupe", "dedupe.key",
-        "timing", "timing.expires", "timing.quietHours",
+        "timing", "timing.expires", "timing.quietHours", "timing.past",
     ]
 
     public init(id: String, category: String, channels: [String], fallback: String?, defaultOn: Bool,

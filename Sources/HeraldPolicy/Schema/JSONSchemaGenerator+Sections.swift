@@ -110,6 +110,9 @@ extension JSONSchemaGenerator {
                 ("trainingDays", boolean("Prefer the user's next training day at reminder time (default false).")),
                 ("expires", ref("duration", "`expired` if deferral pushes delivery past trigger + this (default never).")),
                 ("quietHours", enumeration(["defer", "bypass", "suppress"], "This type's treatment of quiet hours, overriding the policy's.")),
+                ("judgedAt", enumeration(JudgedAt.allCases.map(\.rawValue), "When `since()`, `local.*` and `sent(…)` windows are judged: `trigger` (default) or `delivery` (the candidate delivery instant).")),
+                ("past", enumeration(PastTreatment.allCases.map(\.rawValue), "An aligned instant already past when decided: `deliver` at once (default) or `skip` (`missed`).")),
+                ("sameDay", boolean("`reminder_time` / `local(…)` on the trigger's own local date even when past, instead of the next occurrence (default false).")),
             ], description: "When the type is due (default `{ at: immediate }`).")),
             ("typeDedupe", record([
                 ("key", ref("template", "The dedupe key.")),
