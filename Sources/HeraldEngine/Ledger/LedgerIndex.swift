@@ -112,6 +112,7 @@ public struct LedgerIndex: Sendable {
         }
         if let batch = entry.batchKey {
             s.batchKeys.insert(batch)
+            if entry.status != .scheduled { s.sentBatchKeys.insert(batch) }
         } else if entry.status == .scheduled {
             if keepSorted {
                 Self.insertSorted(&s.pendingByType[entry.type, default: []], entry.deliverAt)
@@ -281,6 +282,11 @@ public struct LedgerIndex: Sendable {
 
     public func batchKeys(withPrefix prefix: String) -> [String] {
         storage.batchKeys.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// Whether an entry of the batch was reported gone out (`delivered`, `opened`, `dismissed`).
+    public func batchWasSent(_ key: String) -> Bool {
+        storage.sentBatchKeys.contains(key)
     }
 
     /// The earliest instant of a `scheduled` entry of `type` outside any batch in the open

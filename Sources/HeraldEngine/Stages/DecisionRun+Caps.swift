@@ -44,8 +44,17 @@ extension DecisionRun {
                     }
                     continue round
                 case .batch(let groupName):
+                    // A later cap over with a digest wins over a batch (docs/decisions.md
+                    // § Which overflow wins): the digest is the longer hold.
+                    if let (digestPlan, digestNote, name) = laterDigest(after: hit.index, at: deliverAt),
+                       let digest = engine.bundle.digests[name]
+                    {
+                        batch = digestSlot(digest, at: deliverAt)
+                        return Verdict(reason: .batched, citation: digestPlan.citation, cap: digestPlan.id,
+                                       detail: TraceFormat.append(digestNote, "; held for digest `\(name)` (over `\(plan.id)` too, whose batch it outranks)"))
+                    }
                     guard let group = engine.bundle.batching[groupName] else { continue }
-                    batch = batchSlot(BatchPlan(group), at: deliverAt, forced: true)
+                    batch = batchSlot(BatchPlan(group), at: deliverAt, forced: true, collecting: collectingRange(plan, at: deliverAt))
                     return Verdict(reason: .batched, citation: plan.citation, cap: plan.id,
                                    detail: TraceFormat.append(note, "; batched into `\(groupName)`"))
                 case .digest(let name):
@@ -68,6 +77,26 @@ extension DecisionRun {
             step(.caps, .pass, note: .capsHaveRoom(Int32(truncatingIfNeeded: table.caps.count)))
         }
         return nil
+    }
+
+    /// The first cap after `index` that is over at `t` and holds for a digest, with its note
+    /// and digest name.
+    func laterDigest(after index: Int, at t: Int) -> (CapPlan, TraceText, String)? {
+        var start = index + 1
+        while let hit = firstOver(from: start, at: t) {
+            let plan = table.capPlans[hit.index]
+            if case .digest(let name) = plan.over { return (plan, hit.note, name) }
+            start = hit.index + 1
+        }
+        return nil
+    }
+
+    /// The instants whose over-cap members a cap's batch collects: the cap's counting window
+    /// ending at `t` (nil for a cooldown without `per`).
+    func collectingRange(_ plan: CapPlan, at t: Int) -> Range<Int>? {
+        guard let per = plan.per else { return nil }
+        if case .duration(let d) = per { return (t - d + 1) ..< (t + 1) }
+        return countRange(per, at: t)
     }
 
     /// The ledger scopes a cap counts for this notification, or nil when it does not apply.

@@ -80,8 +80,8 @@ public enum LanguageKeys {
     public static let quietHours = Place(noun: "`quietHours`", keys: ["during", "bypass"])
     public static let policyDedupe = Place(noun: "`dedupe`", keys: ["window"])
     public static let batchGroup = Place(
-        noun: "a batch group", keys: ["window", "members", "copy", "link"], required: ["window", "members", "copy"])
-    public static let digest = Place(noun: "a digest", keys: ["at", "copy", "link"], required: ["at", "copy"])
+        noun: "a batch group", keys: ["window", "members", "copy", "link", "threadId"], required: ["window", "members", "copy"])
+    public static let digest = Place(noun: "a digest", keys: ["at", "copy", "link", "single", "threadId"], required: ["at", "copy"])
     public static let dst = Place(noun: "`dst`", keys: ["gap", "overlap"])
     public static let content = Place(noun: "`content`", keys: ["maxLength", "banned"])
     public static let prompt = Place(noun: "`prompt`", keys: ["wait", "description"])

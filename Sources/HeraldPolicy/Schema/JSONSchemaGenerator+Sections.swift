@@ -257,11 +257,14 @@ extension JSONSchemaGenerator {
                 ("members", list(ref("identifier"), "Types batched together (required; at least one).", minItems: 1)),
                 ("copy", ref("copy", "The batch's text (required); may use `{count}` and `{first}`.")),
                 ("link", ref("link", "Where tapping the batch leads.")),
+                ("threadId", ref("template", "The flushed batch's thread id; may use `{type}` (the first member's type). Default: the group name.")),
             ], required: ["window", "members", "copy"], description: "A batch group.")),
             ("digest", record([
                 ("at", ref("timeOfDay", "The local time the digest is delivered (required).")),
                 ("copy", ref("copy", "The digest's text (required); may use `{count}` and `{first}`.")),
                 ("link", ref("link", "Where tapping the digest leads.")),
+                ("single", enumeration(["member", "summary"], "With one member: deliver it (`member`, default) or the digest's own copy (`summary`).")),
+                ("threadId", ref("template", "The flushed digest's thread id; may use `{type}` (the first member's type). Default: the digest name.")),
             ], required: ["at", "copy"], description: "A digest.")),
             ("dst", record([
                 ("gap", enumeration(["next_valid_minute"], "A local time that does not exist, spring forward (default `next_valid_minute`).")),
