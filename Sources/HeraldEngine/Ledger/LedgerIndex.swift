@@ -284,6 +284,11 @@ public struct LedgerIndex: Sendable {
         storage.batchKeys.filter { $0.hasPrefix(prefix) }
     }
 
+    /// The instants of the entries of `scope` (a type or category) with `status`, sorted.
+    public func instants(_ scope: LedgerScope, status: HistoryEntry.Status) -> [Int] {
+        storage.byStatus[StatusScope(scope: scope, status: status)] ?? []
+    }
+
     /// Whether an entry of the batch was reported gone out (`delivered`, `opened`, `dismissed`).
     public func batchWasSent(_ key: String) -> Bool {
         storage.sentBatchKeys.contains(key)

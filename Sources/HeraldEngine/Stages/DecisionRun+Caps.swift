@@ -8,6 +8,7 @@ extension DecisionRun {
     /// notification to the earliest instant with capacity (then quiet hours apply again and
     /// every cap is checked anew); the first other verdict wins.
     mutating func checkCaps() -> Verdict? {
+        if !table.backoffs.isEmpty, let verdict = checkBackoffs() { return verdict }
         if table.caps.isEmpty {
             step(.caps, .skip)
             return nil

@@ -6,6 +6,7 @@ struct CompiledPolicy {
     var quietHours = QuietHoursPolicy()
     var caps: [Cap] = []
     var suppress: [SuppressRule] = []
+    var backoff: [Backoff] = []
     var dedupe = DedupePolicy()
     var batching = NamedTable<BatchGroup>()
     var digests = NamedTable<Digest>()
@@ -33,6 +34,9 @@ extension Compilation {
         }
         for (index, item) in sections.lists["suppress", default: []].enumerated() {
             if let rule = compileRule(item, owner: nil, defaultID: "suppress[\(index)]", params: nil) { policy.suppress.append(rule) }
+        }
+        for (index, item) in sections.lists["backoff", default: []].enumerated() {
+            if let entry = compileBackoff(item, defaultID: "backoff[\(index)]") { policy.backoff.append(entry) }
         }
         if let single = sections.singles["dedupe"], let f = reader.fields(single.value, LanguageKeys.policyDedupe) {
             policy.dedupe = DedupePolicy(window: f["window"].flatMap { reader.duration($0, what: "`dedupe.window`") }, span: single.key.span)

@@ -220,6 +220,7 @@ extension JSONSchemaGenerator {
             ("quietHours", ref("quietHours", "The treatment of quiet hours.")),
             ("caps", list(ref("cap"), "Policy caps, in order.")),
             ("cooldowns", list(ref("cooldown"), "Shorthand for caps with `cooldown:`; they join the caps after `caps`.")),
+            ("backoff", list(ref("backoff"), "Back-offs: when a condition over the history first holds, an effect for a duration from that instant.")),
             ("suppress", list(ref("policySuppressRule"), "Policy-wide suppression rules, evaluated after the type's own.")),
             ("dedupe", ref("policyDedupe", "Deduplication defaults.")),
             ("batching", map(ref("batchGroup"), "Batch groups: name → group.")),
@@ -259,6 +260,25 @@ extension JSONSchemaGenerator {
                 ("link", ref("link", "Where tapping the batch leads.")),
                 ("threadId", ref("template", "The flushed batch's thread id; may use `{type}` (the first member's type). Default: the group name.")),
             ], required: ["window", "members", "copy"], description: "A batch group.")),
+            ("backoff", record([
+                ("id", ref("identifier", "Named in decisions and traces (default `backoff[<n>]`).")),
+                ("match", ref("names", "Types or categories it applies to (default all).")),
+                ("by", enumeration(["category", "type"], "What the condition and the effect count together (default `category`).")),
+                ("when", ref("backoffWhen", "The condition (required).")),
+                ("for", ref("duration", "How long it lasts from the instant the condition first held (required).")),
+                ("then", anyOf([enumeration(["suppress"]), ref("backoffCap")], "`suppress`, or a cap of the scope: `{ max, per }` (required).")),
+                ("reason", string("The reason code of what it holds back (required; built-in or the catalog's).")),
+            ], required: ["when", "for", "then", "reason"], description: "A back-off.")),
+            ("backoffWhen", record([
+                ("dismissed", integer("Count entries reported `dismissed` (exactly one of `dismissed`, `ignored`).", minimum: 1)),
+                ("ignored", integer("Count entries reported `delivered` or `dismissed`.", minimum: 1)),
+                ("within", ref("duration", "The counted entries lie within this span (required).")),
+                ("opened", integer("At most this many `opened` entries of the scope in that span (default 0).", minimum: 0)),
+            ], required: ["within"], description: "A back-off's condition.")),
+            ("backoffCap", record([
+                ("max", integer("At most this many of the scope per window.", minimum: 0)),
+                ("per", anyOf([enumeration(LanguageKeys.capWindows), ref("duration")], "The window, as a cap's `per`.")),
+            ], required: ["max", "per"], description: "A back-off's cap.")),
             ("digest", record([
                 ("at", ref("timeOfDay", "The local time the digest is delivered (required).")),
                 ("copy", ref("copy", "The digest's text (required); may use `{count}` and `{first}`.")),
