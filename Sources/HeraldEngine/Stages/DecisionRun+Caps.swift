@@ -100,6 +100,14 @@ extension DecisionRun {
         return countRange(per, at: t)
     }
 
+    /// The first instant a cooldown that began at `start` no longer holds: `cooldown` seconds
+    /// later, or (written in days) the same local wall-clock time that many local days later.
+    @inline(__always)
+    func cooldownEnd(_ plan: CapPlan, after start: Int, _ cooldown: Int) -> Int {
+        guard let days = plan.cooldownDays else { return start + cooldown }
+        return zone.addingLocalDays(days, to: start)
+    }
+
     /// The ledger scopes a cap counts for this notification, or nil when it does not apply.
     /// Scopes that depend only on the bundle are resolved once per type (`TypeTable.capScopes`).
     func scopes(of plan: CapPlan) -> [LedgerScope.Key]? {
@@ -197,11 +205,11 @@ extension DecisionRun {
     func isOver(_ plan: CapPlan, scopes: UnsafeBufferPointer<LedgerScope.Key>, at t: Int, in index: borrowing LedgerIndex) -> CapCheck {
         if let cooldown = plan.cooldown {
             for scope in scopes {
-                if let last = index.last(scope, before: t + 1), t - last < cooldown {
+                if let last = index.last(scope, before: t + 1), t < cooldownEnd(plan, after: last, cooldown) {
                     let zone = zone
                     return .over(.lazy { "last in \(scope.scope) at \(TraceFormat.localClock(last, zone)), cooldown \(TraceFormat.duration(cooldown))" })
                 }
-                if let next = index.first(scope, atOrAfter: t), next - t < cooldown {
+                if let next = index.first(scope, atOrAfter: t), next < cooldownEnd(plan, after: t, cooldown) {
                     let zone = zone
                     return .over(.lazy { "next in \(scope.scope) at \(TraceFormat.localClock(next, zone)), cooldown \(TraceFormat.duration(cooldown))" })
                 }
@@ -244,11 +252,11 @@ extension DecisionRun {
             var next: Int?
             if let cooldown = plan.cooldown {
                 for scope in scopes {
-                    if let last = index.last(scope, before: candidate + 1), candidate - last < cooldown {
-                        next = Swift.max(next ?? Int.min, last + cooldown)
+                    if let last = index.last(scope, before: candidate + 1), candidate < cooldownEnd(plan, after: last, cooldown) {
+                        next = Swift.max(next ?? Int.min, cooldownEnd(plan, after: last, cooldown))
                     }
-                    if let after = index.first(scope, atOrAfter: candidate), after - candidate < cooldown {
-                        next = Swift.max(next ?? Int.min, after + cooldown)
+                    if let after = index.first(scope, atOrAfter: candidate), after < cooldownEnd(plan, after: candidate, cooldown) {
+                        next = Swift.max(next ?? Int.min, cooldownEnd(plan, after: after, cooldown))
                     }
                 }
             }

@@ -66,6 +66,9 @@ public struct Cap: Sendable {
     public var per: CapWindow?
     /// Seconds since the last one in scope.
     public var cooldown: Int?
+    /// The cooldown when it is written in whole days (`3d`, `2w`): that many local calendar
+    /// days at the same wall-clock time (docs/time.md § Local days), not `cooldown` seconds.
+    public var cooldownDays: Int? = nil
     public var over: CapOverflow
     /// Type or category names never limited by it.
     public var exempt: [String]
