@@ -235,6 +235,10 @@ extension DecisionRun {
             if let cached = dayWindow, cached.contains(t) { return cached }
             return zone.window(.day, containing: t)
         case .week: return zone.window(.week, containing: t)
+        case .previousSevenDays:
+            // The week window of the last instant of yesterday: the seven local days before today.
+            let today = zone.window(.day, containing: t)
+            return zone.window(.week, containing: today.lowerBound - 1)
         case .calendarWeek: return zone.window(.calendarWeek, containing: t)
         case .month: return zone.window(.month, containing: t)
         case .year: return zone.window(.year, containing: t)
@@ -263,6 +267,9 @@ extension DecisionRun {
             if next == nil, let per = plan.per {
                 switch per {
                 case .lifetime: return nil
+                case .previousSevenDays:
+                    // The window moves on at the next local midnight.
+                    next = zone.window(.day, containing: candidate).upperBound
                 case .duration(let d):
                     // The window empties as entries leave it: the earliest `x + d > candidate`
                     // over the entries `x` in `(candidate - d, candidate + d)`.

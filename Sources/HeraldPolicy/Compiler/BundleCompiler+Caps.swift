@@ -91,6 +91,7 @@ extension Compilation {
         switch scalar.value {
         case "day": return .day
         case "week": return .week
+        case "previous_7_days": return .previousSevenDays
         case "calendar_week": return .calendarWeek
         case "month": return .month
         case "year": return .year

@@ -105,7 +105,7 @@ public enum LanguageKeys {
     // Closed word sets
 
     public static let timingAnchors = ["immediate", "reminder_time", "local", "param", "state"]
-    public static let capWindows = ["day", "week", "calendar_week", "month", "year", "lifetime"]
+    public static let capWindows = ["day", "week", "previous_7_days", "calendar_week", "month", "year", "lifetime"]
     public static let overflows = ["suppress", "defer", "batch", "digest"]
     public static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
     public static let schemaTypes = ["bool", "int", "string", "duration", "instant", "time", "date", "weekday", "enum", "list"]

@@ -13,6 +13,9 @@ public enum CapWindow: Sendable, Hashable {
     case day
     /// The local day and the six before it.
     case week
+    /// The seven local days before the local day (today not included): Crescender's "last 7
+    /// days as the 7 previous local days".
+    case previousSevenDays
     /// The local calendar week (Monday first).
     case calendarWeek
     /// The local calendar month.
