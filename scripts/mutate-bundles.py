@@ -3,8 +3,9 @@
 
 For every bundle in policies/*/ this deletes, one at a time, each suppression rule (a type's
 `suppress[i]` and the policy's `suppress[i]`), each cap (a type's `caps[i]`, the policy's
-`caps[i]` and `cooldowns[i]`), each prompt wait rule (`prompt.wait[i]`) and each quiet-hours
-setting (the policy's `quietHours` section and `defaults.quietHours`), shortens each
+`caps[i]` and `cooldowns[i]`), each prompt wait rule (`prompt.wait[i]`), each back-off
+(`backoff[i]`, and its count, `within`, `opened`, `for` and cap changed one at a time) and each
+quiet-hours setting (the policy's `quietHours` section and `defaults.quietHours`), shortens each
 idempotency key of two or more parts (drops its last placeholder), and reverts each type's
 `timing.judgedAt` / `past` / `sameDay` to its default and each `delivery.*` read in a suppression
 rule to `local.*` / `trigger.at`, in a scratch copy of the catalog and policy, and runs
@@ -101,6 +102,32 @@ def mutations(catalog_dir, policy_dir):
                     del d[k][i]
                 what = {"caps": "cap", "cooldowns": "cooldown", "suppress": "suppression rule"}[key]
                 found.append((f"delete {what} `{label}`", path, mutate))
+        for index, item in enumerate(doc.get("backoff") or []):
+            if not isinstance(item, dict):
+                continue
+            label = item.get("id") or f"backoff[{index}]"
+            def mutate(d, i=index):
+                del d["backoff"][i]
+            found.append((f"delete back-off `{label}`", path, mutate))
+            when = item.get("when") if isinstance(item.get("when"), dict) else {}
+            for counted in ("dismissed", "ignored"):
+                if isinstance(when.get(counted), int):
+                    def mutate(d, i=index, c=counted):
+                        d["backoff"][i]["when"][c] += 1
+                    found.append((f"back-off `{label}`: one more `{counted}` needed", path, mutate))
+            def mutate(d, i=index):
+                d["backoff"][i]["when"]["within"] = "1s"
+            found.append((f"back-off `{label}`: `within` 1s", path, mutate))
+            def mutate(d, i=index):
+                d["backoff"][i]["when"]["opened"] = int(d["backoff"][i]["when"].get("opened", 0)) + 1
+            found.append((f"back-off `{label}`: one more `opened` allowed", path, mutate))
+            def mutate(d, i=index):
+                d["backoff"][i]["for"] = "1h"
+            found.append((f"back-off `{label}`: `for` 1h", path, mutate))
+            if isinstance(item.get("then"), dict):
+                def mutate(d, i=index):
+                    d["backoff"][i]["then"] = "suppress"
+                found.append((f"back-off `{label}`: `then` suppress instead of a cap", path, mutate))
         prompt = doc.get("prompt")
         if isinstance(prompt, dict):
             for index, item in enumerate(prompt.get("wait") or []):

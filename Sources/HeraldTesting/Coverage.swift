@@ -28,6 +28,7 @@ public struct Coverage: Sendable {
             declared += type.caps.map { Item(kind: .cap, id: $0.id) }
         }
         declared += bundle.suppress.map { Item(kind: .rule, id: $0.id) }
+        declared += bundle.backoff.map { Item(kind: .rule, id: $0.id) }
         declared += bundle.caps.map { Item(kind: .cap, id: $0.id) }
         declared += bundle.prompt.wait.map { Item(kind: .rule, id: $0.id) }
         declared += bundle.reasons.map { Item(kind: .reason, id: $0.code) }

@@ -196,6 +196,7 @@ import Testing
         (["dedupe key", "dedupe keys"], false, { b in b.types.filter { $0.dedupe?.key != nil }.count }),
         (["eligibility rule", "eligibility rules"], false, { b in b.types.filter { $0.eligible != nil }.count }),
         (["critical type", "critical types"], false, { b in b.types.filter(\.critical).count }),
+        (["back-off", "back-offs"], false, { b in b.backoff.count }),
     ]
 
     @Test(arguments: apps)

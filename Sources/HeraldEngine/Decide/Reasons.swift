@@ -16,6 +16,8 @@ enum VerdictReason: Sendable, Equatable {
     case duplicate, quietHours, expired, missed, cooldown, rateLimited, batched
     /// The reason of suppression rule `index` of the type's table (`TypeTable.suppressReasons`).
     case suppressRule(Int)
+    /// The reason of back-off `index` of the type's table (`TypeTable.backoffs`).
+    case backoff(Int)
 
     /// The reason code as decisions carry it.
     func code(in table: TypeTable) -> String {
@@ -35,6 +37,7 @@ enum VerdictReason: Sendable, Equatable {
         case .rateLimited: "rate_limited"
         case .batched: "batched"
         case .suppressRule(let index): table.suppressReasons[index]
+        case .backoff(let index): table.backoffs[index].backoff.reason
         }
     }
 }

@@ -42,6 +42,7 @@ enum TraceFormat {
         switch per {
         case .day: "day"
         case .week: "week"
+        case .previousSevenDays: "previous 7 local days"
         case .calendarWeek: "calendar week"
         case .month: "month"
         case .year: "year"

@@ -21,6 +21,9 @@ final class LedgerStorage: @unchecked Sendable {
     @exclusivity(unchecked) var keyMore: [String: [Int]] = [:]
     /// Every batch key of a non-cancelled entry.
     @exclusivity(unchecked) var batchKeys: Set<String> = []
+    /// The batch keys of entries the caller reports as gone out (`delivered`, `opened`,
+    /// `dismissed`): such a batch takes no more members.
+    @exclusivity(unchecked) var sentBatchKeys: Set<String> = []
     /// Scheduled entries in no batch yet, by type: sorted instants (batching looks for a
     /// pending member to batch with).
     @exclusivity(unchecked) var pendingByType: [String: [Int]] = [:]
@@ -45,6 +48,7 @@ final class LedgerStorage: @unchecked Sendable {
         c.keyFirst = keyFirst
         c.keyMore = keyMore
         c.batchKeys = batchKeys
+        c.sentBatchKeys = sentBatchKeys
         c.pendingByType = pendingByType
         c.batchStarts = batchStarts
         c.byStatus = byStatus

@@ -112,6 +112,7 @@ public struct LedgerIndex: Sendable {
         }
         if let batch = entry.batchKey {
             s.batchKeys.insert(batch)
+            if entry.status != .scheduled { s.sentBatchKeys.insert(batch) }
         } else if entry.status == .scheduled {
             if keepSorted {
                 Self.insertSorted(&s.pendingByType[entry.type, default: []], entry.deliverAt)
@@ -281,6 +282,16 @@ public struct LedgerIndex: Sendable {
 
     public func batchKeys(withPrefix prefix: String) -> [String] {
         storage.batchKeys.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// The instants of the entries of `scope` (a type or category) with `status`, sorted.
+    public func instants(_ scope: LedgerScope, status: HistoryEntry.Status) -> [Int] {
+        storage.byStatus[StatusScope(scope: scope, status: status)] ?? []
+    }
+
+    /// Whether an entry of the batch was reported gone out (`delivered`, `opened`, `dismissed`).
+    public func batchWasSent(_ key: String) -> Bool {
+        storage.sentBatchKeys.contains(key)
     }
 
     /// The earliest instant of a `scheduled` entry of `type` outside any batch in the open

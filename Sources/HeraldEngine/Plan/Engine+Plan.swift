@@ -104,6 +104,16 @@ extension Engine {
                 membersByKey[batch]!.append(i)
             }
         }
+        // A batch a cap collects over its window moves its flush with each member: every
+        // member of a batch is delivered at the batch's latest flush.
+        for key in batchKeys {
+            let members = membersByKey[key]!
+            let flushAt = members.compactMap { result[$0].batch?.flushAt }.max()
+            for i in members { if let flushAt, result[i].batch?.flushAt != flushAt {
+                result[i].batch?.flushAt = flushAt
+                result[i].deliverAt = flushAt
+            } }
+        }
         var batches: [Decision] = []
         for key in batchKeys {
             let members = membersByKey[key]!.sorted().map { result[$0] }
@@ -122,7 +132,7 @@ extension Engine {
     /// - Returns: nil when `members` is empty.
     public func flush(_ batchKey: String, members: [Decision]) -> Decision? {
         guard let first = members.first else { return nil }
-        let flushAt = first.batch?.flushAt ?? first.deliverAt ?? 0
+        let flushAt = members.compactMap { $0.batch?.flushAt }.max() ?? first.deliverAt ?? 0
         var decision = first
         decision.action = .schedule
         decision.reason = "batched"
@@ -130,20 +140,23 @@ extension Engine {
         decision.batch = nil
         decision.cap = nil
         decision.key = batchKey
-        if members.count == 1 {
+        let groupName = first.batch?.group ?? ""
+        let digest = bundle.digests[groupName]
+        // A digest declared `single: summary` stays a summary with one member.
+        if members.count == 1, digest?.single != .summary {
             decision.trace = [TraceStep(stage: .batching, outcome: .pass, detail: "flushed `\(batchKey)` with its only member")]
             return decision
         }
-        let groupName = first.batch?.group ?? ""
         let copy: Copy?
         let link: Link?
         let span: String?
+        let threadId: MessageTemplate?
         if let group = bundle.batching[groupName] {
-            (copy, link, span) = (group.copy, group.link, group.span.citation)
-        } else if let digest = bundle.digests[groupName] {
-            (copy, link, span) = (digest.copy, digest.link, digest.span.citation)
+            (copy, link, span, threadId) = (group.copy, group.link, group.span.citation, group.threadId)
+        } else if let digest {
+            (copy, link, span, threadId) = (digest.copy, digest.link, digest.span.citation, digest.threadId)
         } else {
-            (copy, link, span) = (nil, nil, nil)
+            (copy, link, span, threadId) = (nil, nil, nil, nil)
         }
         let values: [String: Value] = [
             "count": .int(members.count), "first": .string(first.notification?.body ?? ""),
@@ -155,7 +168,7 @@ extension Engine {
         n.body = copy?.body?.render(values) ?? "\(members.count) notifications"
         n.lockscreen = copy?.lockscreen?.render(values) ?? n.body
         n.link = renderLink(link, values: values)
-        n.threadId = groupName
+        n.threadId = threadId?.render(values) ?? groupName
         n.interruptionLevel = Interruption.active.rawValue
         n.badge = members.compactMap { $0.notification?.badge }.last
         decision.notification = n

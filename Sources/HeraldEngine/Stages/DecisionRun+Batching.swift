@@ -13,7 +13,7 @@ extension DecisionRun {
         let at = deliverAt
         let found = borrowing { table, _ in
             withBorrowed(table.batching!) { plan in
-                batchSlot(plan, at: at, forced: false, members: table.batchMembers)
+                batchSlot(plan, at: at, forced: false, collecting: nil, members: table.batchMembers)
             }
         }
         if let slot = found {
@@ -29,20 +29,30 @@ extension DecisionRun {
     /// The batch a member at `t` belongs to: an open batch of the group in the history whose
     /// window holds `t`; else (not forced) a new batch with a member scheduled within the
     /// window; else (forced by a cap) a new batch starting at `t`.
-    mutating func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool) -> Decision.Batch? {
-        batchSlot(group, at: t, forced: forced, members: table.batchMembers)
+    ///
+    /// A batch a cap forces (`collecting` is the cap's counting window) collects every member
+    /// over that cap in the window: it joins a batch of the group that started in the same
+    /// window and has not gone out (no entry of it `delivered`, `opened` or `dismissed`), and
+    /// moves its flush to `window` after this member (`Engine.plan` flushes a batch once, at
+    /// its latest member's flush).
+    mutating func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool, collecting: Range<Int>? = nil) -> Decision.Batch? {
+        batchSlot(group, at: t, forced: forced, collecting: collecting, members: table.batchMembers)
     }
 
-    /// `batchSlot(_:at:forced:)` with the group's member types given.
-    mutating func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool, members: borrowing [String]) -> Decision.Batch? {
+    /// `batchSlot(_:at:forced:collecting:)` with the group's member types given.
+    mutating func batchSlot(_ group: BatchPlan, at t: Int, forced: Bool, collecting: Range<Int>? = nil,
+                            members: borrowing [String]) -> Decision.Batch? {
         var best: Int?
+        var collected: Int?
         if ledger.hasBatches {
             let prefix = "\(group.name):\(context.userID):"
             for key in ledger.batchKeys(withPrefix: prefix) {
-                guard let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))),
-                      start <= t, t < start + group.window
-                else { continue }
-                best = Swift.min(best ?? Int.max, start)
+                guard let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))) else { continue }
+                if start <= t, t < start + group.window {
+                    best = Swift.min(best ?? Int.max, start)
+                } else if let range = collecting, range.contains(start), start <= t, !ledger.batchWasSent(key) {
+                    collected = Swift.min(collected ?? Int.max, start)
+                }
             }
         }
         func slot(_ start: Int) -> Decision.Batch {
@@ -50,6 +60,11 @@ extension DecisionRun {
                            flushAt: start + group.window)
         }
         if let start = best { return slot(start) }
+        if let start = collected {
+            var joined = slot(start)
+            joined.flushAt = t + group.window
+            return joined
+        }
         if !forced {
             var first: Int?
             let window = group.window

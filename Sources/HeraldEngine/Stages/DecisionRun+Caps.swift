@@ -8,6 +8,7 @@ extension DecisionRun {
     /// notification to the earliest instant with capacity (then quiet hours apply again and
     /// every cap is checked anew); the first other verdict wins.
     mutating func checkCaps() -> Verdict? {
+        if !table.backoffs.isEmpty, let verdict = checkBackoffs() { return verdict }
         if table.caps.isEmpty {
             step(.caps, .skip)
             return nil
@@ -44,8 +45,17 @@ extension DecisionRun {
                     }
                     continue round
                 case .batch(let groupName):
+                    // A later cap over with a digest wins over a batch (docs/decisions.md
+                    // § Which overflow wins): the digest is the longer hold.
+                    if let (digestPlan, digestNote, name) = laterDigest(after: hit.index, at: deliverAt),
+                       let digest = engine.bundle.digests[name]
+                    {
+                        batch = digestSlot(digest, at: deliverAt)
+                        return Verdict(reason: .batched, citation: digestPlan.citation, cap: digestPlan.id,
+                                       detail: TraceFormat.append(digestNote, "; held for digest `\(name)` (over `\(plan.id)` too, whose batch it outranks)"))
+                    }
                     guard let group = engine.bundle.batching[groupName] else { continue }
-                    batch = batchSlot(BatchPlan(group), at: deliverAt, forced: true)
+                    batch = batchSlot(BatchPlan(group), at: deliverAt, forced: true, collecting: collectingRange(plan, at: deliverAt))
                     return Verdict(reason: .batched, citation: plan.citation, cap: plan.id,
                                    detail: TraceFormat.append(note, "; batched into `\(groupName)`"))
                 case .digest(let name):
@@ -68,6 +78,34 @@ extension DecisionRun {
             step(.caps, .pass, note: .capsHaveRoom(Int32(truncatingIfNeeded: table.caps.count)))
         }
         return nil
+    }
+
+    /// The first cap after `index` that is over at `t` and holds for a digest, with its note
+    /// and digest name.
+    func laterDigest(after index: Int, at t: Int) -> (CapPlan, TraceText, String)? {
+        var start = index + 1
+        while let hit = firstOver(from: start, at: t) {
+            let plan = table.capPlans[hit.index]
+            if case .digest(let name) = plan.over { return (plan, hit.note, name) }
+            start = hit.index + 1
+        }
+        return nil
+    }
+
+    /// The instants whose over-cap members a cap's batch collects: the cap's counting window
+    /// ending at `t` (nil for a cooldown without `per`).
+    func collectingRange(_ plan: CapPlan, at t: Int) -> Range<Int>? {
+        guard let per = plan.per else { return nil }
+        if case .duration(let d) = per { return (t - d + 1) ..< (t + 1) }
+        return countRange(per, at: t)
+    }
+
+    /// The first instant a cooldown that began at `start` no longer holds: `cooldown` seconds
+    /// later, or (written in days) the same local wall-clock time that many local days later.
+    @inline(__always)
+    func cooldownEnd(_ plan: CapPlan, after start: Int, _ cooldown: Int) -> Int {
+        guard let days = plan.cooldownDays else { return start + cooldown }
+        return zone.addingLocalDays(days, to: start)
     }
 
     /// The ledger scopes a cap counts for this notification, or nil when it does not apply.
@@ -167,11 +205,11 @@ extension DecisionRun {
     func isOver(_ plan: CapPlan, scopes: UnsafeBufferPointer<LedgerScope.Key>, at t: Int, in index: borrowing LedgerIndex) -> CapCheck {
         if let cooldown = plan.cooldown {
             for scope in scopes {
-                if let last = index.last(scope, before: t + 1), t - last < cooldown {
+                if let last = index.last(scope, before: t + 1), t < cooldownEnd(plan, after: last, cooldown) {
                     let zone = zone
                     return .over(.lazy { "last in \(scope.scope) at \(TraceFormat.localClock(last, zone)), cooldown \(TraceFormat.duration(cooldown))" })
                 }
-                if let next = index.first(scope, atOrAfter: t), next - t < cooldown {
+                if let next = index.first(scope, atOrAfter: t), next < cooldownEnd(plan, after: t, cooldown) {
                     let zone = zone
                     return .over(.lazy { "next in \(scope.scope) at \(TraceFormat.localClock(next, zone)), cooldown \(TraceFormat.duration(cooldown))" })
                 }
@@ -197,6 +235,10 @@ extension DecisionRun {
             if let cached = dayWindow, cached.contains(t) { return cached }
             return zone.window(.day, containing: t)
         case .week: return zone.window(.week, containing: t)
+        case .previousSevenDays:
+            // The week window of the last instant of yesterday: the seven local days before today.
+            let today = zone.window(.day, containing: t)
+            return zone.window(.week, containing: today.lowerBound - 1)
         case .calendarWeek: return zone.window(.calendarWeek, containing: t)
         case .month: return zone.window(.month, containing: t)
         case .year: return zone.window(.year, containing: t)
@@ -214,17 +256,20 @@ extension DecisionRun {
             var next: Int?
             if let cooldown = plan.cooldown {
                 for scope in scopes {
-                    if let last = index.last(scope, before: candidate + 1), candidate - last < cooldown {
-                        next = Swift.max(next ?? Int.min, last + cooldown)
+                    if let last = index.last(scope, before: candidate + 1), candidate < cooldownEnd(plan, after: last, cooldown) {
+                        next = Swift.max(next ?? Int.min, cooldownEnd(plan, after: last, cooldown))
                     }
-                    if let after = index.first(scope, atOrAfter: candidate), after - candidate < cooldown {
-                        next = Swift.max(next ?? Int.min, after + cooldown)
+                    if let after = index.first(scope, atOrAfter: candidate), after < cooldownEnd(plan, after: candidate, cooldown) {
+                        next = Swift.max(next ?? Int.min, cooldownEnd(plan, after: after, cooldown))
                     }
                 }
             }
             if next == nil, let per = plan.per {
                 switch per {
                 case .lifetime: return nil
+                case .previousSevenDays:
+                    // The window moves on at the next local midnight.
+                    next = zone.window(.day, containing: candidate).upperBound
                 case .duration(let d):
                     // The window empties as entries leave it: the earliest `x + d > candidate`
                     // over the entries `x` in `(candidate - d, candidate + d)`.

@@ -28,6 +28,8 @@ final class CapPlan: Sendable {
     let maxEval: UnownedExpression?
     let per: CapWindow?
     let cooldown: Int?
+    /// The cooldown in local calendar days, when it is written in days (`Cap.cooldownDays`).
+    let cooldownDays: Int?
     let over: CapOverflow
 
     init(cap: Cap, fixedScopes: [LedgerScope]?, citation: TableCitation) {
@@ -46,6 +48,7 @@ final class CapPlan: Sendable {
         }
         per = cap.per
         cooldown = cap.cooldown
+        cooldownDays = cap.cooldownDays
         over = cap.over
         self.fixedScopes = fixedScopes?.map(LedgerScope.Key.init)
         fixedScopeBuffer = PinnedBuffer(self.fixedScopes ?? [])

@@ -93,6 +93,8 @@ final class TypeTable: Sendable {
     let capPlanRefs: UnownedReferences<CapPlan>
     /// The batch group's member types, each once.
     let batchMembers: [String]
+    /// The policy's back-offs that match the type (empty: the caps stage does no back-off work).
+    let backoffs: [BackoffPlan]
     /// The bundle's name and digest, which every decision on this type cites.
     let policy: Decision.Policy
 
@@ -249,6 +251,10 @@ final class TypeTable: Sendable {
         }
         capPlans = plans
         capPlanRefs = UnownedReferences(keptAlongside: plans)
+        backoffs = bundle.backoff.filter { fits($0.match) }.map { entry in
+            BackoffPlan(entry, scope: entry.by == .type ? .type(type.id) : .category(type.category),
+                        citation: citing.cite(entry.id, at: entry.span))
+        }
         citations = citing.finish()
         var members: [String] = []
         for m in batchGroup?.members ?? [] where !members.contains(m) { members.append(m) }

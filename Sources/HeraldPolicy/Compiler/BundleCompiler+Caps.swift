@@ -58,8 +58,15 @@ extension Compilation {
             let missing = f.has("max") ? "per" : "max"
             reader.diagnostics.error(.missingKey, "missing required key `\(missing)` in cap `\(id)` (`max` and `per` go together)", at: node.span)
         }
-        return Cap(id: id, owner: owner, scope: scope, match: match, only: only, max: max, per: per, cooldown: cooldown,
-                   over: over, exempt: exempt, counts: counts, span: f.entrySpan)
+        var cap = Cap(id: id, owner: owner, scope: scope, match: match, only: only, max: max, per: per, cooldown: cooldown,
+                      over: over, exempt: exempt, counts: counts, span: f.entrySpan)
+        // A cooldown written in whole days or weeks only (`3d`, `2w`) counts local calendar days.
+        if let seconds = cooldown, let text = f["cooldown"]?.scalar?.value,
+           text.range(of: #"^([0-9]+[dw])+$"#, options: .regularExpression) != nil
+        {
+            cap.cooldownDays = seconds / 86_400
+        }
+        return cap
     }
 
     /// An int, or an int expression over `prefs.*` and `user.*`.
@@ -84,6 +91,7 @@ extension Compilation {
         switch scalar.value {
         case "day": return .day
         case "week": return .week
+        case "previous_7_days": return .previousSevenDays
         case "calendar_week": return .calendarWeek
         case "month": return .month
         case "year": return .year

@@ -6,6 +6,7 @@ struct CompiledPolicy {
     var quietHours = QuietHoursPolicy()
     var caps: [Cap] = []
     var suppress: [SuppressRule] = []
+    var backoff: [Backoff] = []
     var dedupe = DedupePolicy()
     var batching = NamedTable<BatchGroup>()
     var digests = NamedTable<Digest>()
@@ -34,10 +35,15 @@ extension Compilation {
         for (index, item) in sections.lists["suppress", default: []].enumerated() {
             if let rule = compileRule(item, owner: nil, defaultID: "suppress[\(index)]", params: nil) { policy.suppress.append(rule) }
         }
+        for (index, item) in sections.lists["backoff", default: []].enumerated() {
+            if let entry = compileBackoff(item, defaultID: "backoff[\(index)]") { policy.backoff.append(entry) }
+        }
         if let single = sections.singles["dedupe"], let f = reader.fields(single.value, LanguageKeys.policyDedupe) {
             policy.dedupe = DedupePolicy(window: f["window"].flatMap { reader.duration($0, what: "`dedupe.window`") }, span: single.key.span)
         }
         let groupCopy: [String: ValueType] = ["count": .int, "first": .string]
+        // A batch's or digest's thread id names a thread, not a count: `{type}` only.
+        let groupThread: [String: ValueType] = ["type": .string]
         for pair in sections.named["batching", default: []] {
             let name = pair.key.value
             reader.checkIdentifier(name, at: pair.key.span, what: "batch group")
@@ -54,8 +60,10 @@ extension Compilation {
             }
             let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: groupCopy) }
             let link = f["link"].flatMap { compileLink($0, allowed: groupCopy) }
+            let threadId = f["threadId"].flatMap { template($0, what: "a batch group's `threadId`", allowed: groupThread) }
             guard let window else { continue }
-            policy.batching.insert(BatchGroup(name: name, window: window, members: members, copy: copy, link: link, span: pair.key.span), named: name)
+            policy.batching.insert(BatchGroup(name: name, window: window, members: members, copy: copy, link: link,
+                                              threadId: threadId, span: pair.key.span), named: name)
         }
         for pair in sections.named["digests", default: []] {
             let name = pair.key.value
@@ -64,8 +72,11 @@ extension Compilation {
             let at = f["at"].flatMap { reader.timeOfDay($0, what: "a digest's `at`") }
             let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: groupCopy) }
             let link = f["link"].flatMap { compileLink($0, allowed: groupCopy) }
+            let single = f["single"].flatMap { reader.enumValue($0, what: "a digest's `single`", as: Digest.Single.self) } ?? .member
+            let threadId = f["threadId"].flatMap { template($0, what: "a digest's `threadId`", allowed: groupThread) }
             guard let at else { continue }
-            policy.digests.insert(Digest(name: name, at: at, copy: copy, link: link, span: pair.key.span), named: name)
+            policy.digests.insert(Digest(name: name, at: at, copy: copy, link: link, single: single, threadId: threadId,
+                                         span: pair.key.span), named: name)
         }
         for item in sections.lists["priorities", default: []] {
             guard let name = reader.string(item, what: "an entry of `priorities`") else { continue }

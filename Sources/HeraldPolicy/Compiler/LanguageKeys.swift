@@ -25,7 +25,7 @@ public enum LanguageKeys {
     /// Policy sections (WHEN it may fire).
     public static let policySections = [
         "catalog", "name", "description", "defaults", "quietHours", "caps", "cooldowns", "suppress", "dedupe",
-        "batching", "digests", "priorities", "dst", "content", "prompt",
+        "batching", "digests", "priorities", "dst", "content", "prompt", "backoff",
     ]
     /// Every valid top-level key of a bundle file.
     public static let topLevel = Place(noun: "a bundle file", keys: catalogSections + policySections)
@@ -33,7 +33,7 @@ public enum LanguageKeys {
     /// two files is `H0005`).
     public static let namedSections: Set<String> = ["channels", "categories", "state", "user", "reasons", "routes", "types", "batching", "digests"]
     /// Sections that are lists (concatenated across files in file-name order).
-    public static let listSections: Set<String> = ["caps", "cooldowns", "suppress", "priorities"]
+    public static let listSections: Set<String> = ["caps", "cooldowns", "suppress", "priorities", "backoff"]
 
     // Catalog
 
@@ -80,8 +80,12 @@ public enum LanguageKeys {
     public static let quietHours = Place(noun: "`quietHours`", keys: ["during", "bypass"])
     public static let policyDedupe = Place(noun: "`dedupe`", keys: ["window"])
     public static let batchGroup = Place(
-        noun: "a batch group", keys: ["window", "members", "copy", "link"], required: ["window", "members", "copy"])
-    public static let digest = Place(noun: "a digest", keys: ["at", "copy", "link"], required: ["at", "copy"])
+        noun: "a batch group", keys: ["window", "members", "copy", "link", "threadId"], required: ["window", "members", "copy"])
+    public static let digest = Place(noun: "a digest", keys: ["at", "copy", "link", "single", "threadId"], required: ["at", "copy"])
+    public static let backoff = Place(
+        noun: "a back-off", keys: ["id", "match", "by", "when", "for", "then", "reason"], required: ["when", "for", "then", "reason"])
+    public static let backoffWhen = Place(noun: "a back-off's `when`", keys: ["dismissed", "ignored", "within", "opened"], required: ["within"])
+    public static let backoffCap = Place(noun: "a back-off's `then`", keys: ["max", "per"], required: ["max", "per"])
     public static let dst = Place(noun: "`dst`", keys: ["gap", "overlap"])
     public static let content = Place(noun: "`content`", keys: ["maxLength", "banned"])
     public static let prompt = Place(noun: "`prompt`", keys: ["wait", "description"])
@@ -95,12 +99,13 @@ public enum LanguageKeys {
         "typeDedupe": typeDedupe, "copy": copy, "link": link, "defaults": defaults, "quietHoursWindow": quietHoursWindow,
         "quietHours": quietHours, "policyDedupe": policyDedupe, "batchGroup": batchGroup, "digest": digest, "dst": dst,
         "content": content, "prompt": prompt, "promptRule": promptRule,
+        "backoff": backoff, "backoffWhen": backoffWhen, "backoffCap": backoffCap,
     ]
 
     // Closed word sets
 
     public static let timingAnchors = ["immediate", "reminder_time", "local", "param", "state"]
-    public static let capWindows = ["day", "week", "calendar_week", "month", "year", "lifetime"]
+    public static let capWindows = ["day", "week", "previous_7_days", "calendar_week", "month", "year", "lifetime"]
     public static let overflows = ["suppress", "defer", "batch", "digest"]
     public static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
     public static let schemaTypes = ["bool", "int", "string", "duration", "instant", "time", "date", "weekday", "enum", "list"]

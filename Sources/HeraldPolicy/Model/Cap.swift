@@ -13,6 +13,9 @@ public enum CapWindow: Sendable, Hashable {
     case day
     /// The local day and the six before it.
     case week
+    /// The seven local days before the local day (today not included): Crescender's "last 7
+    /// days as the 7 previous local days".
+    case previousSevenDays
     /// The local calendar week (Monday first).
     case calendarWeek
     /// The local calendar month.
@@ -66,6 +69,9 @@ public struct Cap: Sendable {
     public var per: CapWindow?
     /// Seconds since the last one in scope.
     public var cooldown: Int?
+    /// The cooldown when it is written in whole days (`3d`, `2w`): that many local calendar
+    /// days at the same wall-clock time (docs/time.md § Local days), not `cooldown` seconds.
+    public var cooldownDays: Int? = nil
     public var over: CapOverflow
     /// Type or category names never limited by it.
     public var exempt: [String]

@@ -70,14 +70,18 @@ public struct BatchGroup: Sendable, Hashable {
     public var members: [String]
     public var copy: Copy?
     public var link: Link?
+    /// The flushed batch's thread id (`{type}`: the first member's type); nil: the group name.
+    public var threadId: MessageTemplate?
     public var span: SourceSpan
 
-    public init(name: String, window: Int, members: [String], copy: Copy?, link: Link?, span: SourceSpan) {
+    public init(name: String, window: Int, members: [String], copy: Copy?, link: Link?,
+                threadId: MessageTemplate? = nil, span: SourceSpan) {
         self.name = name
         self.window = window
         self.members = members
         self.copy = copy
         self.link = link
+        self.threadId = threadId
         self.span = span
     }
 }
@@ -89,13 +93,26 @@ public struct Digest: Sendable, Hashable {
     public var at: Int
     public var copy: Copy?
     public var link: Link?
+    /// What a digest holding one notification delivers: that notification (`member`, the
+    /// default) or the digest's own copy (`summary`).
+    public var single: Single
+    /// The flushed digest's thread id (`{type}`: the first member's type); nil: the digest name.
+    public var threadId: MessageTemplate?
     public var span: SourceSpan
 
-    public init(name: String, at: Int, copy: Copy?, link: Link?, span: SourceSpan) {
+    /// `single:` — whether a digest with one member stays a summary.
+    public enum Single: String, Sendable, Hashable, CaseIterable {
+        case member, summary
+    }
+
+    public init(name: String, at: Int, copy: Copy?, link: Link?, single: Single = .member,
+                threadId: MessageTemplate? = nil, span: SourceSpan) {
         self.name = name
         self.at = at
         self.copy = copy
         self.link = link
+        self.single = single
+        self.threadId = threadId
         self.span = span
     }
 }

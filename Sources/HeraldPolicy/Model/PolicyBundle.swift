@@ -33,6 +33,8 @@ public struct PolicyBundle: Sendable {
     public let caps: [Cap]
     /// Policy-wide suppression rules, evaluated after the type's own.
     public let suppress: [SuppressRule]
+    /// `backoff:` entries, in order (checked at the start of the caps stage).
+    public var backoff: [Backoff] = []
     public let dedupe: DedupePolicy
     public let batching: NamedTable<BatchGroup>
     public let digests: NamedTable<Digest>

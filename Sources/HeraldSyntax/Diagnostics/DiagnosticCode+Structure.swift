@@ -11,9 +11,11 @@ extension DiagnosticCode {
     public static let duplicateID = DiagnosticCode("H0209", "duplicate-id", "two caps or two suppression rules share an id")
     public static let invalidIdentifier = DiagnosticCode("H0210", "invalid-identifier", "a name with characters other than letters, digits, `_`, `-` and `.`")
     public static let emptyList = DiagnosticCode("H0211", "empty-list", "a list that must name at least one entry is empty (`channels: []`)")
+    public static let invalidBackoffCondition = DiagnosticCode("H0230", "invalid-backoff-condition", "a back-off's `when` that does not name exactly one of `dismissed`/`ignored` with a positive count (`when: { dismissed: 0, within: 24h }`)")
+    public static let invalidBackoffEffect = DiagnosticCode("H0231", "invalid-backoff-effect", "a back-off's `then` that is neither `suppress` nor `{ max, per }` (`then: quieter`)")
 
     static let structureCodes: [DiagnosticCode] = [
         unknownKey, wrongShape, invalidScalar, missingKey, invalidEnumValue, invalidDuration, invalidTimeOfDay,
-        invalidSchemaType, duplicateID, invalidIdentifier, emptyList,
+        invalidSchemaType, duplicateID, invalidIdentifier, emptyList, invalidBackoffCondition, invalidBackoffEffect,
     ]
 }
