@@ -26,7 +26,8 @@ if [[ $target == all ]]; then
 elif [[ " ${all_targets[*]} " == *" $target "* ]]; then
     targets=("$target")
 else
-    echo "usage: scripts/fuzz.sh [${all_targets[*]// /|}|all] [seconds]" >&2
+    names=$(IFS='|'; echo "${all_targets[*]}")
+    echo "usage: scripts/fuzz.sh [$names|all] [seconds]" >&2
     exit 64
 fi
 if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); then
