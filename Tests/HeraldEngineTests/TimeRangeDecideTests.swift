@@ -81,6 +81,13 @@ import Testing
         #expect(d.key == "daily:u1:1970-06-01")
     }
 
+    @Test func aReminderInNewYorkIn2101KeepsDaylightSavingTime() {
+        let d = S.decide(S.request("daily", at: "2101-07-15T12:00:00Z",
+                                   prefs: ["timezone": "America/New_York", "quietHours": nil], params: ["count": 1]))
+        #expect(d.json()["deliverAt"] == "2101-07-15T23:00:00Z")
+        #expect(d.json()["localDeliverAt"] == "2101-07-15T19:00:00-04:00")
+    }
+
     /// Every instant a decision writes reads back through the request parser: `deliverAt`,
     /// `localDeliverAt`, the batch's `flushAt` and the instant in its key, and the decision
     /// as a history entry. Requests span the whole range, half within two weeks of its ends,
