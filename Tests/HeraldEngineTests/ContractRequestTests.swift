@@ -105,7 +105,8 @@ import Testing
             { "key": "k", "type": "T", "deliverAt": "2026-03-08T19:00:00Z", "status": "sent" },
             { "key": "k", "type": "T", "deliverAt": "2026-03-08T19:00:00Z", "status": "delivered" },
             { "key": "k", "type": "T", "deliverAt": "2026-03-08T19:00:00Z", "status": "delivered" },
-            { "type": "T", "deliverAt": "tomorrow", "status": "delivered", "chanel": "local" }
+            { "type": "T", "deliverAt": "tomorrow", "status": "delivered", "chanel": "local" },
+            { "key": "k", "type": "T", "deliverAt": "9999-12-31T23:59:59-23:59", "status": "delivered" }
           ]
         }
         """#
@@ -133,6 +134,7 @@ import Testing
                 "history[3].chanel: unknown field `chanel`; did you mean `channel`?",
                 "history[3].key: missing required field",
                 "history[3].deliverAt: expected an RFC 3339 instant, got \"tomorrow\"",
+                "history[4].deliverAt: expected an instant from 0001-01-01T00:00:00Z through 9999-12-31T23:59:59Z in UTC, got \"9999-12-31T23:59:59-23:59\"",
             ])
         }
     }

@@ -12,6 +12,9 @@ import Testing
         ("2000-02-29T00:00:00Z", 951_782_400),
         ("0001-01-01T00:00:00Z", -62_135_596_800),
         ("9999-12-31T23:59:59Z", 253_402_300_799),
+        // The range is checked in UTC: local year 0000 and 10000 offsets are fine.
+        ("0000-12-31T20:00:00-05:00", -62_135_593_200),
+        ("9999-12-31T23:59:59+23:59", 253_402_214_459),
     ])
     func parsesInstants(text: String, expected: Int) {
         #expect(ContractTime.parseInstant(text) == expected)
@@ -23,6 +26,8 @@ import Testing
         "2026-03-08T24:00:00Z", "2026-03-08T17:60:00Z", "2026-03-08T17:45:60Z", "2026-03-08T17:45:00.Z",
         "2026-03-08T17:45:00+0100", "2026-03-08T17:45:00+01:00Z", "0000-01-01T00:00:00Z", "+2026-03-08T17:45:00Z",
         "2026-03-08T17:45:00+24:00", "２026-03-08T17:45:00Z",
+        // Found by fuzzing: well-formed, but years 10000 and 0 in UTC.
+        "9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+23:59", "0001-01-01T00:00:00+00:01",
     ])
     func rejectsMalformedInstants(text: String) {
         #expect(ContractTime.parseInstant(text) == nil)
@@ -37,8 +42,11 @@ import Testing
 
     @Test func roundTripsRandomInstants() {
         var rng = SplitMix64(seed: 7)
-        for _ in 0..<2000 {
-            let instant = Int.random(in: -62_135_596_800...253_402_214_400, using: &rng)
+        for index in 0..<4000 {
+            // Every other instant within two days of an end of the range.
+            let instant = index % 2 == 0 ? Int.random(in: RFC3339.instants, using: &rng)
+                : index % 4 == 1 ? RFC3339.instants.lowerBound + Int.random(in: 0 ... 172_800, using: &rng)
+                : RFC3339.instants.upperBound - Int.random(in: 0 ... 172_800, using: &rng)
             let offset = Int.random(in: -14 * 4...14 * 4, using: &rng) * 900
             #expect(ContractTime.parseInstant(ContractTime.format(instant, offsetSeconds: offset)) == instant)
         }

@@ -240,7 +240,12 @@ import Testing
 /// with DST, with half-hour and 45-minute offsets, and with a skipped day (Pacific/Apia 2011).
 @Suite struct ZoneSegmentTests {
     static func searched(_ table: ZoneTable, _ instant: Int) -> Int {
-        table.transitions.partitioningIndex { $0 > instant }
+        if instant >= table.cycleEnd {
+            // Past the cycle, the segment of the instant whole periods earlier.
+            let periods = (instant - table.cycleEnd) / ZoneTable.cyclePeriod + 1
+            return searched(table, instant - periods * ZoneTable.cyclePeriod)
+        }
+        return table.transitions.partitioningIndex { $0 > instant }
     }
 
     @Test(arguments: ["America/New_York", "Europe/London", "Australia/Lord_Howe", "Asia/Kathmandu",

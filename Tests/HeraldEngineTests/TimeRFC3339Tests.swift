@@ -31,6 +31,7 @@ struct TimeRFC3339Tests {
         "2026-03-08T07:30:00.Z", "2026-03-08T07:30:00+5:00", "2026-03-08T07:30:00+05", "2026-03-08T07:30:00+0500",
         "2026-03-08T07:30:00+24:00", "2026-03-08T07:30:00+05:60", "2026-03-08T07:30:00Z ", " 2026-03-08T07:30:00Z",
         "2026-03-08T07:30:00ZZ", "+2026-03-08T07:30:00Z", "2026-03-08T07:30:00,5Z", "２０２６-03-08T07:30:00Z",
+        "9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+23:59", "0000-01-01T00:00:00Z",
     ])
     func rejects(_ text: String) {
         #expect(RFC3339.parse(text) == nil)
@@ -45,6 +46,13 @@ struct TimeRFC3339Tests {
         // Offsets RFC 3339 cannot write (seconds, a day or more) fall back to UTC.
         #expect(RFC3339.format(0, offsetSeconds: -2670) == "1970-01-01T00:00:00Z")
         #expect(RFC3339.format(0, offsetSeconds: 86_400) == "1970-01-01T00:00:00Z")
+        // So does a local year past 9999; local year 0000 is four digits and stays.
+        #expect(RFC3339.format(253_402_300_799, offsetSeconds: 3600) == "9999-12-31T23:59:59Z")
+        #expect(RFC3339.format(253_402_293_600, offsetSeconds: 3600) == "9999-12-31T23:00:00+01:00")
+        #expect(RFC3339.format(-62_135_596_800, offsetSeconds: -3600) == "0000-12-31T23:00:00-01:00")
+        // Outside the range the text has more digits or a sign, and does not parse.
+        #expect(RFC3339.format(253_402_300_800, offsetSeconds: 0) == "10000-01-01T00:00:00Z")
+        #expect(RFC3339.parse("10000-01-01T00:00:00Z") == nil)
         #expect(RFC3339.format(1_772_953_200, in: try zoneNamed("America/New_York")) == "2026-03-08T03:00:00-04:00")
         #expect(RFC3339.format(1_772_953_199, in: try zoneNamed("America/New_York")) == "2026-03-08T01:59:59-05:00")
         #expect(RFC3339.format(1_790_431_200, in: try zoneNamed("Pacific/Chatham")) == "2026-09-27T03:45:00+13:45")
@@ -53,8 +61,12 @@ struct TimeRFC3339Tests {
     @Test func roundTrips() throws {
         var rng = TimeTesting.SplitMix64(seed: 3339)
         let offsets = [0, -18_000, -14_400, 3600, 19_800, 20_700, 45_900, 49_500, 50_400, -36_000, -2670]
-        for _ in 0 ..< 2000 {
-            let instant = Int.random(in: -62_135_596_800 ... 253_402_300_799 - 86_400, using: &rng)
+        for index in 0 ..< 4000 {
+            // Every other instant within a day of an end of the range, where the local year
+            // can leave 0000–9999 and the text falls back to UTC.
+            let instant = index % 2 == 0 ? Int.random(in: RFC3339.instants, using: &rng)
+                : index % 4 == 1 ? RFC3339.instants.lowerBound + Int.random(in: 0 ... 86_400, using: &rng)
+                : RFC3339.instants.upperBound - Int.random(in: 0 ... 86_400, using: &rng)
             let offset = offsets.randomElement(using: &rng)!
             let text = RFC3339.format(instant, offsetSeconds: offset)
             #expect(RFC3339.parse(text) == instant, "\(instant) \(offset) \(text)")

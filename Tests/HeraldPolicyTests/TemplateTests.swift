@@ -62,6 +62,10 @@ struct TemplateTests {
     @Test func renderingOfOtherValueKinds() {
         #expect(TemplatePart.text(of: .instant(0)) == "1970-01-01T00:00:00Z")
         #expect(TemplatePart.text(of: .instant(1_773_108_000)) == "2026-03-10T02:00:00Z")
+        // Four-digit years (one writer of instants, `InstantText`).
+        #expect(TemplatePart.text(of: .instant(-62_135_596_800)) == "0001-01-01T00:00:00Z")
+        #expect(TemplatePart.text(of: .instant(-30_610_224_000)) == "1000-01-01T00:00:00Z")
+        #expect(TemplatePart.text(of: .instant(-30_641_760_000)) == "0999-01-01T00:00:00Z")
         #expect(TemplatePart.text(of: .time(7 * 3600 + 5 * 60)) == "07:05")
         #expect(TemplatePart.text(of: .date(20_522)) == "2026-03-10")
         #expect(TemplatePart.text(of: .weekday(7)) == "sun")

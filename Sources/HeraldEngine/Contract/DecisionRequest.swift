@@ -136,7 +136,8 @@ struct RequestReader {
             return nil
         }
         guard let text = value.stringValue, let instant = ContractTime.parseInstant(text) else {
-            mismatch(path, "an RFC 3339 instant", value)
+            let outOfRange = value.stringValue.map(RFC3339.isOutOfRange) ?? false
+            mismatch(path, outOfRange ? RFC3339.rangeExpectation : "an RFC 3339 instant", value)
             return nil
         }
         return instant

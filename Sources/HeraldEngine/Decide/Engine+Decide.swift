@@ -99,7 +99,9 @@ extension Engine {
     }
 
     /// The rest of a decision once preferences and `state`/`user` are converted: the params,
-    /// then the stages.
+    /// then the stages. (Inlined into both `decideOne`s, as the optimizer chose before the
+    /// range check below made it just too large to.)
+    @inline(__always)
     private func decide(_ context: RequestContext, table: TypeTable, params: JSON,
                         errors: consuming [RequestError]) -> Result<Decision, RequestErrors> {
         var errors = errors
@@ -110,6 +112,19 @@ extension Engine {
             if !rendered.isEmpty { context.renderedSubject = rendered }
         }
         var run = DecisionRun(context: context, table: table)
-        return .success(run.execute())
+        let decision = run.execute()
+        // A decision would carry an instant RFC 3339 cannot write (a trigger late on
+        // 9999-12-31 whose reminder time falls in year 10000): a request error, so that every
+        // instant a decision writes lies in `RFC3339.instants` and reads back as a request.
+        // (A batch decision's `deliverAt` is its batch's `flushAt`; its key's start is at or
+        // before that and at or after `now`.)
+        if let deliverAt = decision.deliverAt, !RFC3339.instants.contains(deliverAt) { return .failure(Self.unwritable) }
+        return .success(decision)
+    }
+
+    /// The request error of a decision whose delivery instant Herald cannot write.
+    static var unwritable: RequestErrors {
+        RequestErrors([RequestError(path: "at", message: "the decision would deliver outside 0001-01-01T00:00:00Z "
+                                        + "through 9999-12-31T23:59:59Z, the instants Herald can write")])
     }
 }

@@ -55,7 +55,13 @@ struct ValueReader {
         case .enumeration(let e):
             if let s = json.stringValue, e.cases.contains(s) { return .string(s) }
         case .instant:
-            if let s = json.stringValue, let t = ContractTime.parseInstant(s) { return .instant(t) }
+            if let s = json.stringValue {
+                if let t = ContractTime.parseInstant(s) { return .instant(t) }
+                if RFC3339.isOutOfRange(s) {
+                    fail(path(), RFC3339.rangeExpectation, json)
+                    return nil
+                }
+            }
         case .time:
             if let s = json.stringValue, let t = ContractTime.parseTimeOfDay(s) { return .time(t) }
         case .date:

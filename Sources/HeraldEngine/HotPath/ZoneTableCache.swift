@@ -17,7 +17,7 @@ final class ZoneTableCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var tables: [String: ZoneTable] = [:]
-    /// Identifiers found unknown, so a bad `prefs.timezone` does not hit Foundation per
+    /// Identifiers found unknown, so a bad `prefs.timezone` does not hit the file system per
     /// decision; bounded because identifiers come from user data.
     private var unknown: Set<String> = []
     private static let unknownLimit = 1024
@@ -43,7 +43,7 @@ final class ZoneTableCache: @unchecked Sendable {
     }
 
     func table(for identifier: String) -> ZoneTable? {
-        // Unseeded (`TypeIndex.hash`): at most `publishLimit` names are published (each a zone Foundation
+        // Unseeded (`TypeIndex.hash`): at most `publishLimit` names are published (each a zone the tz database
         // knows), so colliding names cannot make probes long.
         let hash = TypeIndex.hash(identifier)
         if let table = published(identifier, hash: hash) { return table }
@@ -56,13 +56,12 @@ final class ZoneTableCache: @unchecked Sendable {
         lock.unlock()
         if isKnownUnknown { return nil }
 
-        guard let timeZone = Self.foundationZone(identifier) else {
+        guard let built = Self.load(identifier) else {
             lock.lock()
             if unknown.count < Self.unknownLimit { unknown.insert(identifier) }
             lock.unlock()
             return nil
         }
-        let built = ZoneTable.build(identifier: identifier, timeZone: timeZone)
         lock.lock()
         defer { lock.unlock() }
         if let raced = tables[identifier] { return raced }
@@ -94,13 +93,10 @@ final class ZoneTableCache: @unchecked Sendable {
         published += 1
     }
 
-    /// Foundation also accepts offset spellings (`GMT+5`, `GMT+0530`) that are not IANA
-    /// names; Herald rejects them so a zone is always a named region (`Etc/GMT+5` is fine).
-    private static func foundationZone(_ identifier: String) -> TimeZone? {
-        let ianaLinks: Set = ["GMT+0", "GMT-0"]
-        for prefix in ["GMT+", "GMT-", "UTC+", "UTC-"] where identifier.hasPrefix(prefix) && !ianaLinks.contains(identifier) {
-            return nil
-        }
-        return TimeZone(identifier: identifier)
+    /// The table of a zone of the system's tz database (`ZoneInfoDirectory`). `UTC` is
+    /// built in, so the policy default works even where the database is not installed.
+    private static func load(_ identifier: String) -> ZoneTable? {
+        if identifier == "UTC" { return ZoneTable(identifier: "UTC", transitions: [], offsets: [0]) }
+        return ZoneInfoDirectory.table(identifier)
     }
 }

@@ -21,16 +21,31 @@ extension Zone {
         let t = Zone.clamp(instant)
         if quietHours.isEmpty { return t }
         return withTable { table in
-            let transitions = table.transitions
-            var i = table.segment(containing: t)
-            var from = t
-            while true {
-                let o = table.offsets[i]
-                let candidate = quietHours.firstQuietFreeLocal(atOrAfter: from + o) - o
-                if i == transitions.count || candidate < transitions[i] { return candidate }
-                from = transitions[i]
-                i += 1
-            }
+            if t >= table.cycleEnd { return Self.deferOutOfQuietHoursPastCycle(t, quietHours, table) }
+            return Self.deferOutOfQuietHours(t, quietHours, table)
+        }
+    }
+
+    /// Past the table's cycle, the walk runs whole periods earlier and its answer is shifted
+    /// back (kept out of line, so the common path stays small).
+    @inline(never)
+    private static func deferOutOfQuietHoursPastCycle(_ t: Int, _ quietHours: QuietHours, _ table: ZoneTable) -> Int {
+        let shift = table.periodShift(t)
+        return deferOutOfQuietHours(t &- shift, quietHours, table) &+ shift
+    }
+
+    /// `deferOutOfQuietHours` on the listed segments, from `t` (before `table.cycleEnd`).
+    @inline(__always)
+    private static func deferOutOfQuietHours(_ t: Int, _ quietHours: QuietHours, _ table: ZoneTable) -> Int {
+        let transitions = table.transitions
+        var i = table.listedSegment(containing: t)
+        var from = t
+        while true {
+            let o = table.offsets[i]
+            let candidate = quietHours.firstQuietFreeLocal(atOrAfter: from + o) - o
+            if i == transitions.count || candidate < transitions[i] { return candidate }
+            from = transitions[i]
+            i += 1
         }
     }
 }

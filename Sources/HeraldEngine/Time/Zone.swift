@@ -4,9 +4,10 @@
 /// 1970-01-01; local times are minutes since local midnight. Every method is pure and
 /// deterministic: none reads the clock, and none calls Foundation once the zone exists.
 ///
-/// The table covers 1969 through 2100 (`ZoneTable.coverage`); before and after it the
-/// nearest known offset holds. Instants are clamped to `Zone.supportedInstants` (±35 million
-/// years) so that absurd inputs give absurd answers instead of arithmetic traps.
+/// The table holds the zone's whole history from the system's tz database and, after its
+/// last listed transition, the database's rule for what follows (`ZoneTable`). Instants are
+/// clamped to `Zone.supportedInstants` (±35 million years) so that absurd inputs give absurd
+/// answers instead of arithmetic traps; requests accept only `RFC3339.instants`.
 public struct Zone: @unchecked Sendable, Hashable, CustomStringConvertible {
     /// The zone's table, unretained (see `ZoneTableRef`): a zone is plain data.
     private let ref: ZoneTableRef
@@ -18,11 +19,12 @@ public struct Zone: @unchecked Sendable, Hashable, CustomStringConvertible {
     @inline(__always)
     func withTable<R>(_ body: (ZoneTable) -> R) -> R { ref.withTable(body) }
 
-    /// The zone for an IANA identifier, or nil when Foundation does not know it
-    /// (`America/New_Yrok`) or it is an offset spelling (`GMT+5`).
+    /// The zone for an IANA identifier, or nil when the system's tz database has no zone of
+    /// that name (`America/New_Yrok`, the offset spelling `GMT+5`, ICU's `PST`, tz's
+    /// placeholder `Factory`; see `ZoneInfoDirectory`).
     ///
-    /// The first call for an identifier builds its table (tens of milliseconds); later calls
-    /// are a locked dictionary lookup.
+    /// The first call for an identifier reads and builds its table (tens of microseconds);
+    /// later calls find it without a lock.
     public init?(identifier: String) {
         guard let table = ZoneTableCache.shared.table(for: identifier) else { return nil }
         ref = ZoneTableRef(immortal: table)
@@ -77,7 +79,7 @@ public struct Zone: @unchecked Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The offset from UTC in force at `instant`, in seconds east of UTC.
-    /// - Complexity: O(log n) in the number of transitions (a binary search of ~260 entries).
+    /// - Complexity: O(1) in 1969–2100; O(log n) in the number of transitions elsewhere.
     @inline(__always)
     public func offset(at instant: Int) -> Int { withTable { $0.offset(at: instant) } }
 

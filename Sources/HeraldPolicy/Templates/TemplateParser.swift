@@ -76,11 +76,7 @@ enum CalendarText {
         return "\(y)-\(pad(m))-\(pad(d))"
     }
 
-    static func instant(_ t: Int) -> String {
-        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
-        let s = t - days * 86_400
-        return date(days) + "T" + pad(s / 3600) + ":" + pad(s % 3600 / 60) + ":" + pad(s % 60) + "Z"
-    }
+    static func instant(_ t: Int) -> String { InstantText.rfc3339(t, offsetSeconds: 0) }
 }
 
 /// A recursive-descent parser over the scalar's UTF-8. Nesting is bounded by the scalar's
