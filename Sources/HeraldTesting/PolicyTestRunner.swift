@@ -52,6 +52,8 @@ public struct PolicyTestRunner: Sendable {
 
     let decide: Decide
     let prompt: Prompt?
+    /// Decides a trigger on every channel (normally `Engine.decideAll`); nil: `decide`.
+    var decideAll: (@Sendable (DecisionRequest, Int) -> Result<[Decision], RequestErrors>)?
 
     /// - Parameters:
     ///   - decide: decides trigger steps (normally `Engine.decide`).
@@ -64,6 +66,7 @@ public struct PolicyTestRunner: Sendable {
     /// A runner over one engine: `decide` for triggers, `prompt` for prompt steps.
     public init(engine: Engine) {
         self.init(decide: { engine.decide($0, now: $1) }, prompt: { engine.prompt($0, now: $1) })
+        decideAll = { engine.decideAll($0, now: $1) }
     }
 
     public func run(_ suite: PolicyTestSuite) -> [PolicyTestResult] {
@@ -95,21 +98,35 @@ public struct PolicyTestRunner: Sendable {
                                       actual: error.description.replacingNewlines, span: step.span))
                 break
             }
-            switch decide(request, request.now) {
+            let outcome = decideAll.map { $0(request, request.now) } ?? decide(request, request.now).map { [$0] }
+            switch outcome {
             case .failure(let errors):
                 failures.append(.init(step: index, field: "request", expected: "a decision",
                                       actual: errors.description.replacingNewlines, span: step.span))
-            case .success(let decision):
-                decisions.append(decision)
-                let actual = decision.json()
-                for expectation in step.expectations {
-                    if let mismatch = Self.check(expectation, against: actual) {
-                        failures.append(.init(step: index, field: expectation.key, expected: mismatch.expected,
-                                              actual: mismatch.actual, span: expectation.span,
-                                              context: Self.context(for: expectation.key, of: actual)))
+            case .success(let stepDecisions):
+                // Several decisions (a `delivery: all` type): unscoped expectations check each,
+                // `channels.<name>` ones only that channel's.
+                for decision in stepDecisions {
+                    decisions.append(decision)
+                    let actual = decision.json()
+                    for expectation in step.expectations where expectation.channel == nil || expectation.channel == decision.channel {
+                        if let mismatch = Self.check(expectation, against: actual) {
+                            let field = expectation.channel.map { "channels.\($0).\(expectation.key)" } ?? expectation.key
+                            failures.append(.init(step: index, field: field, expected: mismatch.expected,
+                                                  actual: mismatch.actual, span: expectation.span,
+                                                  context: Self.context(for: expectation.key, of: actual)))
+                        }
                     }
                 }
-                if let entry = Self.historyEntry(for: decision, subject: decision.subject ?? request.subject) { fedBack.append(entry) }
+                for channel in Set(step.expectations.compactMap(\.channel)).sorted()
+                where !stepDecisions.contains(where: { $0.channel == channel }) {
+                    failures.append(.init(step: index, field: "channels.\(channel)", expected: "a decision on `\(channel)`",
+                                          actual: "decisions on " + stepDecisions.map { $0.channel ?? "no channel" }.joined(separator: ", "),
+                                          span: step.span))
+                }
+                for decision in stepDecisions {
+                    if let entry = Self.historyEntry(for: decision, subject: decision.subject ?? request.subject) { fedBack.append(entry) }
+                }
             }
         }
         return PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions, prompts: prompts)

@@ -15,11 +15,13 @@ extension DecisionRun {
             return Verdict(reason: .categoryOff, citation: table.cite.categoryRequires,
                            detail: .lazy { "`\(source)` is false" })
         }
+        // With the category off, only the channels it keeps (`keepChannels`) can still be
+        // chosen; without any, the category toggle decides here.
+        var keptOnly = false
         if !locked && !(context.input.categories.isEmpty ? table.categoryDefaultOn
                         : context.input.categories[type.category] ?? table.categoryDefaultOn) {
-            let category = type.category
-            return Verdict(reason: .categoryOff, citation: table.cite.categoryToggle,
-                           detail: .lazy { "category `\(category)` is off" })
+            guard table.hasKeptChannels else { return categoryOff() }
+            keptOnly = true
         }
         if !type.locked && !(context.input.types.isEmpty ? type.defaultOn : context.input.types[type.id] ?? type.defaultOn) {
             let id = type.id, byDefault = context.input.types[type.id] == nil
@@ -29,10 +31,13 @@ extension DecisionRun {
         // The first channel whose master toggle and category-channel toggle are on.
         // A locked type or category (security alerts, one-time codes) is exempt from every
         // preference switch: pause all, the category toggles and the channel master toggles.
+        let only = onlyChannel
         let chosen: Int? = borrowing { table, context in
             table.channelChoices.indices.first { index in
+                if only >= 0, index != Int(only) { return false }
                 if locked { return true }
                 return withBorrowed(table.channelChoices[index]) { ch in
+                    if keptOnly, !ch.kept { return false }
                     if ch.toggle, !(context.input.channels.isEmpty ? ch.defaultOn
                                     : (context.input.channels[ch.name] ?? ch.defaultOn)) { return false }
                     return context.input.categories.isEmpty ? ch.categoryDefaultOn
@@ -43,11 +48,21 @@ extension DecisionRun {
         hasChannel = chosen != nil
         channelIndex = Int16(truncatingIfNeeded: chosen ?? 0)
         guard hasChannel else {
-            let id = type.id, channels = type.channels
+            // The category is off and no kept channel is on: the category toggle decided.
+            if keptOnly { return categoryOff() }
+            let id = type.id
+            let channels = only >= 0 ? [type.channels[Int(only)]] : type.channels
             return Verdict(reason: .channelOff, citation: table.cite.channels,
                            detail: .lazy { "every channel of `\(id)` is off: " + channels.joined(separator: ", ") })
         }
         step(.preferences, .pass, note: .chosenChannel(channelIndex))
         return nil
+    }
+
+    /// The category toggle's verdict.
+    private func categoryOff() -> Verdict {
+        let category = type.category
+        return Verdict(reason: .categoryOff, citation: table.cite.categoryToggle,
+                       detail: .lazy { "category `\(category)` is off" })
     }
 }

@@ -55,6 +55,11 @@ final class TypeTable: Sendable {
     let categoryDefaultOn: Bool
     /// Per channel (like `channels`): what choosing it reads.
     let channelChoices: [ChannelChoice]
+    /// Some channel is kept with the category off (`keepChannels`): the preferences stage
+    /// then looks for one instead of answering `category_off`.
+    let hasKeptChannels: Bool
+    /// `delivery: all`: `Engine.decideAll` decides each channel on its own.
+    let deliversAll: Bool
     let fallbackChoice: ChannelChoice?
     /// Every rule the trace and decisions cite, with its `path:line:col`, built once: what
     /// a `TableCitation` of this table names.
@@ -178,10 +183,14 @@ final class TypeTable: Sendable {
         }
         locked = type.locked || (category?.locked ?? false)
         categoryDefaultOn = category?.defaultOn ?? true
+        let kept = category?.keepChannels ?? []
         channelChoices = channels.map { ch in
             ChannelChoice(ch, categoryKey: "\(type.category).\(ch.name)",
-                          categoryDefaultOn: bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true)
+                          categoryDefaultOn: bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true,
+                          kept: kept.contains(ch.name))
         }
+        hasKeptChannels = channelChoices.contains { $0.kept }
+        deliversAll = type.delivery == .all
         fallbackChoice = fallback.map { ChannelChoice($0, categoryKey: "", categoryDefaultOn: true) }
         let id = type.id
         // Each citation points at the key that decides (`eligible`, `defaults.pausedAll`, …),

@@ -78,6 +78,7 @@ struct Compilation {
         for (pair, type) in zip(typePairs, compileTypes(typePairs)) {
             if let type { types.insert(type, named: pair.key.value) }
         }
+        checkKeptChannels(categories: categories, types: types)
         let policy = compilePolicy()
         checkDuplicateIDs(types: types, policyCaps: policy.caps, policyRules: policy.suppress)
         let prompt = compilePrompt()

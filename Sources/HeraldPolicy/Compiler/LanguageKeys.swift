@@ -41,7 +41,7 @@ public enum LanguageKeys {
     public static let channel = Place(noun: "a channel", keys: ["kind", "permission", "toggle", "default"], required: ["kind"])
     public static let category = Place(
         noun: "a category",
-        keys: ["title", "default", "locked", "requires", "threadId", "interruption", "channels", "description"],
+        keys: ["title", "default", "locked", "requires", "threadId", "interruption", "channels", "description", "keepChannels"],
         required: ["title"])
     /// The long form of a state or user field.
     public static let schemaField = Place(noun: "a field", keys: ["type", "description"], required: ["type"])
@@ -54,7 +54,7 @@ public enum LanguageKeys {
         keys: [
             "category", "channels", "fallback", "default", "description", "params", "eligible", "timing", "caps",
             "suppress", "dedupe", "idempotencyKey", "subject", "critical", "locked", "silent", "interruption",
-            "threadId", "priority", "copy", "link",
+            "threadId", "priority", "copy", "link", "delivery",
         ],
         required: ["category", "channels"])
     /// The long form of a type's param.

@@ -167,6 +167,7 @@ extension JSONSchemaGenerator {
                     ("additionalProperties", object([("type", .string("boolean"))])),
                 ])),
                 ("description", string("Documentation only.")),
+                ("keepChannels", list(ref("identifier"), "Channels its types still deliver on when the category is off (e.g. `[in_app]`).")),
             ], required: ["title"], description: "A category.")),
             ("reason", record([
                 ("description", string("What the reason means.")),
@@ -198,6 +199,7 @@ extension JSONSchemaGenerator {
                 ("priority", integer("Higher keeps capacity first (default from the policy's `priorities`).")),
                 ("copy", ref("copy", "The notification's text (required unless `silent`).")),
                 ("link", ref("link", "Where tapping leads.")),
+                ("delivery", enumeration(["first", "all"], "`first`: one decision on the first channel that passes (default); `all`: one decision per channel, each with its own toggles, permission and key.")),
             ], required: ["category", "channels"], description: "A notification type.", extra: [
                 ("if", object([
                     ("properties", object([("silent", object([("const", .bool(true))]))])),
