@@ -3,8 +3,9 @@
 
 For every bundle in policies/*/ this deletes, one at a time, each suppression rule (a type's
 `suppress[i]` and the policy's `suppress[i]`), each cap (a type's `caps[i]`, the policy's
-`caps[i]` and `cooldowns[i]`), each prompt wait rule (`prompt.wait[i]`) and each quiet-hours
-setting (the policy's `quietHours` section and `defaults.quietHours`), in a scratch copy of the catalog and policy, and runs
+`caps[i]` and `cooldowns[i]`), each prompt wait rule (`prompt.wait[i]`), each quiet-hours
+setting (the policy's `quietHours` section and `defaults.quietHours`), each type's `delivery: all`
+and each category's `keepChannels`, in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
 is a rule no test depends on.
 
@@ -66,6 +67,17 @@ def mutations(catalog_dir, policy_dir):
                         def mutate(d, t=type_id, k=key, i=index):
                             del d["types"][t][k][i]
                         found.append((f"delete {key[:-1] if key == 'caps' else 'suppression rule'} `{label}`", path, mutate))
+                if body.get("delivery") == "all":
+                    def mutate(d, t=type_id):
+                        del d["types"][t]["delivery"]
+                    found.append((f"delete `delivery: all` of type `{type_id}`", path, mutate))
+        categories = doc.get("categories")
+        if isinstance(categories, dict):
+            for name, body in categories.items():
+                if isinstance(body, dict) and body.get("keepChannels"):
+                    def mutate(d, c=name):
+                        del d["categories"][c]["keepChannels"]
+                    found.append((f"delete `keepChannels` of category `{name}`", path, mutate))
         for key in ("caps", "cooldowns", "suppress"):
             for index, item in enumerate(doc.get(key) or []):
                 label = item.get("id") if isinstance(item, dict) and item.get("id") else f"{key}[{index}]"
