@@ -4,8 +4,8 @@
 For every bundle in policies/*/ this deletes, one at a time, each suppression rule (a type's
 `suppress[i]` and the policy's `suppress[i]`), each cap (a type's `caps[i]`, the policy's
 `caps[i]` and `cooldowns[i]`), each prompt wait rule (`prompt.wait[i]`), each quiet-hours
-setting (the policy's `quietHours` section and `defaults.quietHours`), each type's `delivery: all`
-and each category's `keepChannels`, in a scratch copy of the catalog and policy, and runs
+setting (the policy's `quietHours` section and `defaults.quietHours`), each type's `delivery: all`,
+each category's `keepChannels` and each word of the policy's `exemptions` lists, in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
 is a rule no test depends on.
 
@@ -78,6 +78,13 @@ def mutations(catalog_dir, policy_dir):
                     def mutate(d, c=name):
                         del d["categories"][c]["keepChannels"]
                     found.append((f"delete `keepChannels` of category `{name}`", path, mutate))
+        exemptions = doc.get("exemptions")
+        if isinstance(exemptions, dict):
+            for hatch, words in exemptions.items():
+                for word in words or []:
+                    def mutate(d, h=hatch, w=word):
+                        d["exemptions"][h].remove(w)
+                    found.append((f"remove `{word}` from `exemptions.{hatch}`", path, mutate))
         for key in ("caps", "cooldowns", "suppress"):
             for index, item in enumerate(doc.get(key) or []):
                 label = item.get("id") if isinstance(item, dict) and item.get("id") else f"{key}[{index}]"

@@ -5,8 +5,7 @@ extension DecisionRun {
     // MARK: 3. Preferences
 
     mutating func checkPreferences() -> Verdict? {
-        let locked = table.locked
-        if context.prefs.pausedAll && !locked {
+        if context.prefs.pausedAll && !table.lockSkipsPausedAll {
             return Verdict(reason: .pausedAll, citation: table.cite.pausedAll,
                            detail: .text("the user paused all notifications"))
         }
@@ -18,19 +17,20 @@ extension DecisionRun {
         // With the category off, only the channels it keeps (`keepChannels`) can still be
         // chosen; without any, the category toggle decides here.
         var keptOnly = false
-        if !locked && !(context.input.categories.isEmpty ? table.categoryDefaultOn
+        if !table.lockSkipsCategoryOff && !(context.input.categories.isEmpty ? table.categoryDefaultOn
                         : context.input.categories[type.category] ?? table.categoryDefaultOn) {
             guard table.hasKeptChannels else { return categoryOff() }
             keptOnly = true
         }
-        if !type.locked && !(context.input.types.isEmpty ? type.defaultOn : context.input.types[type.id] ?? type.defaultOn) {
+        if !table.lockSkipsTypeOff && !(context.input.types.isEmpty ? type.defaultOn : context.input.types[type.id] ?? type.defaultOn) {
             let id = type.id, byDefault = context.input.types[type.id] == nil
             return Verdict(reason: .typeOff, citation: table.cite.typeToggle,
                            detail: .lazy { byDefault ? "`\(id)` is off by default" : "the user turned `\(id)` off" })
         }
         // The first channel whose master toggle and category-channel toggle are on.
-        // A locked type or category (security alerts, one-time codes) is exempt from every
-        // preference switch: pause all, the category toggles and the channel master toggles.
+        // A locked type or category (security alerts, one-time codes) is exempt from the
+        // channel toggles unless the policy's `exemptions.locked` leaves out `channel_off`.
+        let locked = table.lockSkipsChannelOff
         let only = onlyChannel
         let chosen: Int? = borrowing { table, context in
             table.channelChoices.indices.first { index in

@@ -90,13 +90,16 @@ struct Compilation {
         if sections.sectionKeys["app"] == nil, let typesKey = sections.sectionKeys["types"] {
             reader.diagnostics.error(.missingKey, "missing required section `app` in a bundle that declares types", at: typesKey.span)
         }
-        return PolicyBundle(
+        checkExemptions(policy.exemptions, categories: categories, types: types)
+        var bundle = PolicyBundle(
             name: name, description: description, digest: digest, files: files, app: app, channels: channels,
             categories: categories, state: stateSchema, user: userSchema, schemaFields: schemaFields, reasons: reasons,
             routes: routes, badge: badge, types: types, defaults: policy.defaults, quietHours: policy.quietHours,
             caps: policy.caps, suppress: policy.suppress, dedupe: policy.dedupe, batching: policy.batching,
             digests: policy.digests, priorities: policy.priorities, dst: policy.dst, content: policy.content,
             prompt: prompt)
+        bundle.exemptions = policy.exemptions
+        return bundle
     }
 
     // MARK: Shared helpers

@@ -25,7 +25,7 @@ public enum LanguageKeys {
     /// Policy sections (WHEN it may fire).
     public static let policySections = [
         "catalog", "name", "description", "defaults", "quietHours", "caps", "cooldowns", "suppress", "dedupe",
-        "batching", "digests", "priorities", "dst", "content", "prompt",
+        "batching", "digests", "priorities", "dst", "content", "prompt", "exemptions",
     ]
     /// Every valid top-level key of a bundle file.
     public static let topLevel = Place(noun: "a bundle file", keys: catalogSections + policySections)
@@ -84,6 +84,7 @@ public enum LanguageKeys {
     public static let digest = Place(noun: "a digest", keys: ["at", "copy", "link"], required: ["at", "copy"])
     public static let dst = Place(noun: "`dst`", keys: ["gap", "overlap"])
     public static let content = Place(noun: "`content`", keys: ["maxLength", "banned"])
+    public static let exemptions = Place(noun: "`exemptions`", keys: ["locked", "critical"])
     public static let prompt = Place(noun: "`prompt`", keys: ["wait", "description"])
     public static let promptRule = Place(noun: "a prompt rule", keys: ["id", "when", "reason"], required: ["when", "reason"])
 
@@ -94,7 +95,7 @@ public enum LanguageKeys {
         "cap": cap, "cooldown": cooldown, "typeSuppressRule": typeSuppressRule, "policySuppressRule": policySuppressRule,
         "typeDedupe": typeDedupe, "copy": copy, "link": link, "defaults": defaults, "quietHoursWindow": quietHoursWindow,
         "quietHours": quietHours, "policyDedupe": policyDedupe, "batchGroup": batchGroup, "digest": digest, "dst": dst,
-        "content": content, "prompt": prompt, "promptRule": promptRule,
+        "content": content, "prompt": prompt, "promptRule": promptRule, "exemptions": exemptions,
     ]
 
     // Closed word sets
