@@ -4,11 +4,12 @@
 For every bundle in policies/*/ this deletes, one at a time, each suppression rule (a type's
 `suppress[i]` and the policy's `suppress[i]`), each cap (a type's `caps[i]`, the policy's
 `caps[i]` and `cooldowns[i]`), each prompt wait rule (`prompt.wait[i]`), each back-off
-(`backoff[i]`, and its count, `within`, `opened`, `for` and cap changed one at a time) and each
-quiet-hours setting (the policy's `quietHours` section and `defaults.quietHours`), shortens each
-idempotency key of two or more parts (drops its last placeholder), and reverts each type's
-`timing.judgedAt` / `past` / `sameDay` to its default and each `delivery.*` read in a suppression
-rule to `local.*` / `trigger.at`, in a scratch copy of the catalog and policy, and runs
+(`backoff[i]`, and its count, `within`, `opened`, `for` and cap changed one at a time), each
+quiet-hours setting (the policy's `quietHours` section and `defaults.quietHours`), each type's
+`delivery: all`, each category's `keepChannels` and each word of the policy's `exemptions`
+lists, shortens each idempotency key of two or more parts (drops its last placeholder), and
+reverts each type's `timing.judgedAt` / `past` / `sameDay` to its default and each `delivery.*`
+read in a suppression rule to `local.*` / `trigger.at`, in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
 is a rule no test depends on.
 
@@ -95,6 +96,24 @@ def mutations(catalog_dir, policy_dir):
                             rule = d["types"][t]["suppress"][i]
                             rule["when"] = rule["when"].replace("delivery.at", "trigger.at").replace("delivery.", "local.")
                         found.append((f"read `{item.get('id')}` at the trigger (`delivery.*` → `local.*`)", path, mutate))
+                if body.get("delivery") == "all":
+                    def mutate(d, t=type_id):
+                        del d["types"][t]["delivery"]
+                    found.append((f"delete `delivery: all` of type `{type_id}`", path, mutate))
+        categories = doc.get("categories")
+        if isinstance(categories, dict):
+            for name, body in categories.items():
+                if isinstance(body, dict) and body.get("keepChannels"):
+                    def mutate(d, c=name):
+                        del d["categories"][c]["keepChannels"]
+                    found.append((f"delete `keepChannels` of category `{name}`", path, mutate))
+        exemptions = doc.get("exemptions")
+        if isinstance(exemptions, dict):
+            for hatch, words in exemptions.items():
+                for word in words or []:
+                    def mutate(d, h=hatch, w=word):
+                        d["exemptions"][h].remove(w)
+                    found.append((f"remove `{word}` from `exemptions.{hatch}`", path, mutate))
         for key in ("caps", "cooldowns", "suppress"):
             for index, item in enumerate(doc.get(key) or []):
                 label = item.get("id") if isinstance(item, dict) and item.get("id") else f"{key}[{index}]"

@@ -134,12 +134,16 @@ public struct Expectation: Sendable, Equatable {
     public var check: Check
     public var expected: JSON
     public var span: SourceSpan
+    /// `then: { channels: { <channel>: { … } } }`: checks only that channel's decision of a
+    /// `delivery: all` type; nil checks every decision of the step.
+    public var channel: String?
 
-    public init(key: String, check: Check, expected: JSON, span: SourceSpan) {
+    public init(key: String, check: Check, expected: JSON, span: SourceSpan, channel: String? = nil) {
         self.key = key
         self.check = check
         self.expected = expected
         self.span = span
+        self.channel = channel
     }
 }
 

@@ -23,7 +23,7 @@ public enum PolicyTestLoader {
     /// Fields of a prompt decision a prompt step's `then` may check.
     static let promptDecisionKeys = ["prompt", "reason", "rule", "policy"]
     static let decisionKeys = ["action", "reason", "deliverAt", "localDeliverAt", "type", "category", "channel", "key", "subject",
-                               "batch", "fallback", "notification", "rule", "cap", "policy", "localTime", "localDate"]
+                               "batch", "fallback", "notification", "rule", "cap", "policy", "localTime", "localDate", "channels"]
                                + notificationKeys
 
     /// Loads every test file of a policy directory (`tests/` beside `policy.yaml`).
@@ -278,6 +278,19 @@ public enum PolicyTestLoader {
                 continue
             }
             switch key {
+            case "channels" where pair.value.mapping != nil:
+                // One block per channel of a `delivery: all` type (docs/testing.md).
+                for channelPair in pair.value.mapping ?? [] {
+                    guard let inner = parseThen(channelPair.value, keys: decisionKeys.filter { $0 != "channels" }, diagnostics: &diagnostics) else {
+                        ok = false
+                        continue
+                    }
+                    result += inner.map { e in
+                        var e = e
+                        e.channel = channelPair.key.value
+                        return e
+                    }
+                }
             case "localTime":
                 result.append(Expectation(key: key, check: .localTime, expected: YAMLJSON.json(pair.value), span: pair.value.span))
             case "localDate":

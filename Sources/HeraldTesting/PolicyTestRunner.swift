@@ -59,6 +59,8 @@ public struct PolicyTestRunner: Sendable {
     let prompt: Prompt?
     let plan: PlanSet?
     let reconcile: Reconcile?
+    /// Decides a trigger on every channel (normally `Engine.decideAll`); nil: `decide`.
+    var decideAll: (@Sendable (DecisionRequest, Int) -> Result<[Decision], RequestErrors>)?
 
     /// - Parameters:
     ///   - decide: decides trigger steps (normally `Engine.decide`).
@@ -76,6 +78,7 @@ public struct PolicyTestRunner: Sendable {
     public init(engine: Engine) {
         self.init(decide: { engine.decide($0, now: $1) }, prompt: { engine.prompt($0, now: $1) },
                   plan: { engine.plan($0.candidates, now: $0.now, horizon: $0.horizon) }, reconcile: { engine.reconcile($0) })
+        decideAll = { engine.decideAll($0, now: $1) }
     }
 
     public func run(_ suite: PolicyTestSuite) -> [PolicyTestResult] {
@@ -119,29 +122,44 @@ public struct PolicyTestRunner: Sendable {
                                       actual: error.description.replacingNewlines, span: step.span))
                 break
             }
-            switch decide(request, request.now) {
+            let outcome = decideAll.map { $0(request, request.now) } ?? decide(request, request.now).map { [$0] }
+            switch outcome {
             case .failure(let errors):
                 failures.append(.init(step: index, field: "request", expected: "a decision",
                                       actual: errors.description.replacingNewlines, span: step.span))
-            case .success(let decision):
-                decisions.append(decision)
-                var actual = decision.json()
-                stepResults[index] = actual
-                // `decisions: [ … ]` checks the step's decisions as a list (one per trigger today).
-                if case .object(var members) = actual {
-                    members.append(JSON.Member("decisions", .array([actual])))
-                    actual = .object(members)
-                }
-                for expectation in step.expectations {
-                    if let mismatch = Self.check(expectation, against: actual, earlier: stepResults) {
-                        failures.append(.init(step: index, field: expectation.key, expected: mismatch.expected,
-                                              actual: mismatch.actual, span: expectation.span,
-                                              context: Self.context(for: expectation.key, of: actual)))
+            case .success(let stepDecisions):
+                // Several decisions (a `delivery: all` type): unscoped expectations check each,
+                // `channels.<name>` ones only that channel's; `decisions: [ … ]` checks the
+                // step's decisions as a list.
+                let list = JSON.array(stepDecisions.map { $0.json() })
+                for decision in stepDecisions {
+                    decisions.append(decision)
+                    var actual = decision.json()
+                    stepResults[index] = actual
+                    if case .object(var members) = actual {
+                        members.append(JSON.Member("decisions", list))
+                        actual = .object(members)
+                    }
+                    for expectation in step.expectations where expectation.channel == nil || expectation.channel == decision.channel {
+                        if let mismatch = Self.check(expectation, against: actual, earlier: stepResults) {
+                            let field = expectation.channel.map { "channels.\($0).\(expectation.key)" } ?? expectation.key
+                            failures.append(.init(step: index, field: field, expected: mismatch.expected,
+                                                  actual: mismatch.actual, span: expectation.span,
+                                                  context: Self.context(for: expectation.key, of: actual)))
+                        }
                     }
                 }
-                if var entry = decision.pendingEntry() {
-                    entry.subject = decision.subject ?? request.subject
-                    ledger.schedule(entry)
+                for channel in Set(step.expectations.compactMap(\.channel)).sorted()
+                where !stepDecisions.contains(where: { $0.channel == channel }) {
+                    failures.append(.init(step: index, field: "channels.\(channel)", expected: "a decision on `\(channel)`",
+                                          actual: "decisions on " + stepDecisions.map { $0.channel ?? "no channel" }.joined(separator: ", "),
+                                          span: step.span))
+                }
+                for decision in stepDecisions {
+                    if var entry = decision.pendingEntry() {
+                        entry.subject = decision.subject ?? request.subject
+                        ledger.schedule(entry)
+                    }
                 }
             }
         }

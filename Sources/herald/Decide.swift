@@ -19,8 +19,8 @@ struct Decide: ParsableCommand {
     func run() throws {
         let loaded = try DecisionInput.load(options.policyDirectory)
         let text = try DecisionInput.read(options.request)
-        let decision = try DecisionInput.decide(text, engine: loaded.engine)
-        print(decision.json().serialized(pretty: !options.compact))
+        let decisions = try DecisionInput.decideAll(text, engine: loaded.engine)
+        print(DecisionInput.json(decisions, engine: loaded.engine).serialized(pretty: !options.compact))
     }
 }
 
@@ -74,6 +74,31 @@ enum DecisionInput {
         case .success(let decision): return decision
         case .failure(let errors): try fail(errors)
         }
+    }
+
+    /// Parses and decides on every channel (`Engine.decideAll`): one decision, or one per
+    /// channel of a `delivery: all` type.
+    static func decideAll(_ text: String, engine: Engine) throws -> [Decision] {
+        let request: DecisionRequest
+        do {
+            request = try DecisionRequest.parse(text)
+        } catch {
+            try fail(error)
+        }
+        switch engine.decideAll(request, now: request.now) {
+        case .success(let decisions): return decisions
+        case .failure(let errors): try fail(errors)
+        }
+    }
+
+    /// The decision's JSON for a `delivery: first` type (unchanged); for a `delivery: all`
+    /// type `{ "type", "delivery": "all", "decisions": [...] }`, one per channel
+    /// (docs/decisions.md, Several channels).
+    static func json(_ decisions: [Decision], engine: Engine) -> JSON {
+        guard let first = decisions.first, engine.deliversAll(first.type) else {
+            return decisions.first?.json() ?? .array([])
+        }
+        return ["type": .string(first.type), "delivery": .string("all"), "decisions": .array(decisions.map { $0.json() })]
     }
 
     /// Prints every request problem to standard error, one per line, and exits 1.

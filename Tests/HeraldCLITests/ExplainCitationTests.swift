@@ -11,7 +11,7 @@ import Testing
         ("due-today", "N-MAINT-DUE-TODAY.timing", "timing"),
         ("quiet-hours", "quietHours", "quietHours"),
         ("inbox-burst", "global-burst", "global-burst"),
-        ("denied-fallback", "N-BILLING-PAYMENT-FAILED.timing", "timing"),
+        ("denied-fallback", "N-INBOX-NEW-IMPORT.timing", "timing"),
     ]
 
     /// The name at a column of a line (letters, digits, `_`, `-`, `.`), the key or id there.

@@ -290,7 +290,7 @@ import Testing
         Scenario(kind: .fallback, name: "basic", rule: "daily.fallback", key: "fallback") {
             decided(S.request("daily", permission: "denied", params: basicParams))
         },
-        Scenario(kind: .fallback, name: "handz example", rule: "N-BILLING-PAYMENT-FAILED.fallback", key: "fallback") {
+        Scenario(kind: .fallback, name: "handz example", rule: "N-INBOX-NEW-IMPORT.fallback", key: "fallback") {
             try handz("denied-fallback")
         },
         Scenario(kind: .dedupe, name: "flow mapping", rule: "news-item.dedupe", key: "dedupe") {

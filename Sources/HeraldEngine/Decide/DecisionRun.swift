@@ -27,6 +27,9 @@ struct DecisionRun {
     var hasChannel = false
     /// Where the chosen channel is in `table.channelChoices` (negative: the fallback).
     var channelIndex: Int16 = 0
+    /// `delivery: all`: the one channel (index in `table.channelChoices`) this run decides;
+    /// negative for the usual first-channel choice.
+    var onlyChannel: Int16 = -1
     /// Permission was denied and the type's fallback channel took over.
     var usedFallback = false
     /// The aligned instant (timing's anchor plus offset), before any deferral.
@@ -118,7 +121,7 @@ struct DecisionRun {
         swap(&facts, &self.facts)
         var decision = Decision(action: action, reason: reason, deliverAt: deliverAt,
                                 utcOffset: deliverAt.map { zone.offset(at: $0) } ?? 0, key: key, batch: batch, cap: cap,
-                                subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : nil,
+                                subject: context.subject, table: table, channelIndex: hasChannel ? channelIndex : onlyChannel >= 0 ? onlyChannel : nil,
                                 usedFallback: usedFallback, rule: rule, notifies: rendering, details: details, facts: facts)
         decision.recordTrace { context.copyRecords(into: &$0) }
         if rendering { decision.renderNotification { render(into: &$0) } }

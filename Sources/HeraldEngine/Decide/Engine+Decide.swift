@@ -29,6 +29,41 @@ extension Engine {
         decideOne(request, ledger: ledger, now: now)
     }
 
+    /// Decides one trigger on every channel it delivers on: one decision per channel of a
+    /// `delivery: all` type (in `channels` order), each with its own channel toggles,
+    /// permission and idempotency key (`…:{channel}`); for any other type, the one decision
+    /// of `decide(_:now:)`, unchanged. The channels' decisions are siblings: each is decided
+    /// against the same history, none counts against another (docs/decisions.md, Several
+    /// channels).
+    /// - Parameters:
+    ///   - request: the trigger with the user's prefs, state, params and history.
+    ///   - ledger: a ledger the caller keeps (as `decide(_:ledger:now:)`), else nil to index
+    ///     `request.history`.
+    ///   - now: the caller's clock.
+    /// - Returns: the decisions (never empty), or every problem with the request.
+    /// - Complexity: c times `decide(_:now:)` for c channels of a `delivery: all` type.
+    public func decideAll(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int) -> Result<[Decision], RequestErrors> {
+        guard let table = tables[request.type], table.deliversAll else {
+            return decideOne(request, ledger: ledger, now: now).map { [$0] }
+        }
+        // One index for every channel's run, as a plan's ledger is.
+        let ledger = ledger ?? self.ledger(request.history)
+        var decisions: [Decision] = []
+        decisions.reserveCapacity(table.channelChoices.count)
+        for index in table.channelChoices.indices {
+            switch decideOne(request, ledger: ledger, now: now, channel: Int16(index)) {
+            case .success(let decision): decisions.append(decision)
+            case .failure(let errors): return .failure(errors)
+            }
+        }
+        return .success(decisions)
+    }
+
+    /// Whether `type` is a `delivery: all` type (its decisions come from `decideAll`).
+    public func deliversAll(_ type: String) -> Bool {
+        tables[type]?.deliversAll ?? false
+    }
+
     /// The ledger index `decide(_:ledger:now:)` expects for a user's history (types joined
     /// to this bundle's categories).
     /// - Complexity: O(h log h).
@@ -39,7 +74,7 @@ extension Engine {
     /// `decide` with an optional kept ledger. The decision's `subject` is what it counted by
     /// (the type's `subject` template, else the request's), which a plan feeds back into the
     /// ledger even for suppressed decisions' JSON leaving it out.
-    func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int) -> Result<Decision, RequestErrors> {
+    func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int, channel: Int16 = -1) -> Result<Decision, RequestErrors> {
         guard let table = tables[request.type] else { return .failure(unknownType(request.type)) }
         var errors: [RequestError] = []
         let prefs = preferences(request.prefs, errors: &errors)
@@ -47,14 +82,14 @@ extension Engine {
             context.userID = context.withFieldSlots { slots in
                 convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
             }
-            return decide(context, table: table, params: request.params, errors: errors)
+            return decide(context, table: table, params: request.params, errors: errors, channel: channel)
         }
     }
 
     /// `decideOne`, reusing the effective preferences and converted `state`/`user` values of
     /// the previous request when this one's are equal (a plan's candidates usually share
     /// them); `reuse` then holds this request's.
-    func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int,
+    func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int, channel: Int16 = -1,
                    reuse: inout RequestConversions) -> Result<Decision, RequestErrors> {
         guard let table = tables[request.type] else { return .failure(unknownType(request.type)) }
         var errors: [RequestError] = []
@@ -88,7 +123,7 @@ extension Engine {
                     }
                 }
             }
-            return decide(context, table: table, params: request.params, errors: errors)
+            return decide(context, table: table, params: request.params, errors: errors, channel: channel)
         }
     }
 
@@ -103,7 +138,7 @@ extension Engine {
     /// range check below made it just too large to.)
     @inline(__always)
     private func decide(_ context: RequestContext, table: TypeTable, params: JSON,
-                        errors: consuming [RequestError]) -> Result<Decision, RequestErrors> {
+                        errors: consuming [RequestError], channel: Int16) -> Result<Decision, RequestErrors> {
         var errors = errors
         context.withParamSlots { convertParams(params, table: table, into: $0, errors: &errors) }
         guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
@@ -112,6 +147,7 @@ extension Engine {
             if !rendered.isEmpty { context.renderedSubject = rendered }
         }
         var run = DecisionRun(context: context, table: table)
+        run.onlyChannel = channel
         let decision = run.execute()
         // A decision would carry an instant RFC 3339 cannot write (a trigger late on
         // 9999-12-31 whose reminder time falls in year 10000): a request error, so that every

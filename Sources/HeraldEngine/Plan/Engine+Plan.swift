@@ -2,7 +2,8 @@ import HeraldPolicy
 
 /// A set of notifications decided together (`Engine.plan`).
 public struct Plan: Sendable, Equatable {
-    /// One decision per candidate, in the candidates' order. Members of a batch that formed
+    /// One decision per candidate, in the candidates' order (one per channel, in `channels`
+    /// order, for a `delivery: all` type). Members of a batch that formed
     /// in the plan are `batch` decisions, including a member first scheduled alone.
     public var decisions: [Decision]
     /// One combined notification per batch or digest key (`flush`), ordered by key.
@@ -43,7 +44,7 @@ extension Engine {
             return a.index < b.index
         }.map(\.index)
         var fed: [HistoryEntry] = []
-        var decisions = [Decision?](repeating: nil, count: candidates.count)
+        var decisions = [[Decision]](repeating: [], count: candidates.count)
         var errors: [RequestError] = []
         // Candidates of one user share one history (a parsed plan request always does): index it
         // once and insert each fed decision, instead of re-indexing history + fed per candidate.
@@ -55,19 +56,24 @@ extension Engine {
         var reuse = RequestConversions()
         for index in order {
             var request = candidates[index]
-            let result: Result<Decision, RequestErrors>
-            if let ledger = shared {
-                result = decideOne(request, ledger: ledger, now: now, reuse: &reuse)
-            } else {
-                request.history += fed
-                result = decideOne(request, now: now, reuse: &reuse)
+            if shared == nil { request.history += fed }
+            // A `delivery: all` candidate is decided once per channel, each against the same
+            // ledger (siblings do not count against each other), then all are fed.
+            let channels = tables[request.type].map { $0.deliversAll ? $0.channelChoices.count : 0 } ?? 0
+            var failed = false
+            for channel in channels == 0 ? [-1] : Array(0 ..< channels) {
+                let result = decideOne(request, ledger: shared, now: now, channel: Int16(channel), reuse: &reuse)
+                switch result {
+                case .failure(let problems):
+                    errors += problems.errors.map { RequestError(path: "candidates[\(index)].\($0.path)", message: $0.message) }
+                    failed = true
+                case .success(let decision):
+                    decisions[index].append(decision)
+                }
+                if failed { break }
             }
-            switch result {
-            case .failure(let problems):
-                errors += problems.errors.map { RequestError(path: "candidates[\(index)].\($0.path)", message: $0.message) }
-            case .success(let decision):
-                decisions[index] = decision
-                if decision.action != .suppress, let key = decision.key, let at = decision.deliverAt {
+            for decision in decisions[index] where decision.action != .suppress {
+                if let key = decision.key, let at = decision.deliverAt {
                     let entry = HistoryEntry(key: key, type: decision.type, subject: decision.subject,
                                              channel: decision.channel, deliverAt: at, status: .scheduled,
                                              batchKey: decision.batch?.key)
@@ -77,7 +83,7 @@ extension Engine {
             }
         }
         guard errors.isEmpty else { return .failure(RequestErrors(errors.sorted { $0.path < $1.path })) }
-        var result = decisions.compactMap { $0 }
+        var result = decisions.flatMap { $0 }
         // A member scheduled alone at a batch's start joins the batch that formed around it.
         // Members are grouped by batch key once, and lone scheduled decisions by instant, so
         // this is O(n log n) however many batches form.

@@ -103,6 +103,8 @@ extension DecisionRun {
         let date = zone.localDate(of: instant)
         if keyDate == date { return cachedKey }
         cachedKey = buildKey(at: instant, localDate: date)
+        // `delivery: all`: each channel has its own key (docs/decisions.md, Several channels).
+        if onlyChannel >= 0 { cachedKey += ":" + table.channelChoices[Int(onlyChannel)].name }
         keyDate = date
         return cachedKey
     }

@@ -5,8 +5,7 @@ extension DecisionRun {
     // MARK: 3. Preferences
 
     mutating func checkPreferences() -> Verdict? {
-        let locked = table.locked
-        if context.prefs.pausedAll && !locked {
+        if context.prefs.pausedAll && !table.lockSkipsPausedAll {
             return Verdict(reason: .pausedAll, citation: table.cite.pausedAll,
                            detail: .text("the user paused all notifications"))
         }
@@ -15,24 +14,30 @@ extension DecisionRun {
             return Verdict(reason: .categoryOff, citation: table.cite.categoryRequires,
                            detail: .lazy { "`\(source)` is false" })
         }
-        if !locked && !(context.input.categories.isEmpty ? table.categoryDefaultOn
+        // With the category off, only the channels it keeps (`keepChannels`) can still be
+        // chosen; without any, the category toggle decides here.
+        var keptOnly = false
+        if !table.lockSkipsCategoryOff && !(context.input.categories.isEmpty ? table.categoryDefaultOn
                         : context.input.categories[type.category] ?? table.categoryDefaultOn) {
-            let category = type.category
-            return Verdict(reason: .categoryOff, citation: table.cite.categoryToggle,
-                           detail: .lazy { "category `\(category)` is off" })
+            guard table.hasKeptChannels else { return categoryOff() }
+            keptOnly = true
         }
-        if !type.locked && !(context.input.types.isEmpty ? type.defaultOn : context.input.types[type.id] ?? type.defaultOn) {
+        if !table.lockSkipsTypeOff && !(context.input.types.isEmpty ? type.defaultOn : context.input.types[type.id] ?? type.defaultOn) {
             let id = type.id, byDefault = context.input.types[type.id] == nil
             return Verdict(reason: .typeOff, citation: table.cite.typeToggle,
                            detail: .lazy { byDefault ? "`\(id)` is off by default" : "the user turned `\(id)` off" })
         }
         // The first channel whose master toggle and category-channel toggle are on.
-        // A locked type or category (security alerts, one-time codes) is exempt from every
-        // preference switch: pause all, the category toggles and the channel master toggles.
+        // A locked type or category (security alerts, one-time codes) is exempt from the
+        // channel toggles unless the policy's `exemptions.locked` leaves out `channel_off`.
+        let locked = table.lockSkipsChannelOff
+        let only = onlyChannel
         let chosen: Int? = borrowing { table, context in
             table.channelChoices.indices.first { index in
+                if only >= 0, index != Int(only) { return false }
                 if locked { return true }
                 return withBorrowed(table.channelChoices[index]) { ch in
+                    if keptOnly, !ch.kept { return false }
                     if ch.toggle, !(context.input.channels.isEmpty ? ch.defaultOn
                                     : (context.input.channels[ch.name] ?? ch.defaultOn)) { return false }
                     return context.input.categories.isEmpty ? ch.categoryDefaultOn
@@ -43,11 +48,21 @@ extension DecisionRun {
         hasChannel = chosen != nil
         channelIndex = Int16(truncatingIfNeeded: chosen ?? 0)
         guard hasChannel else {
-            let id = type.id, channels = type.channels
+            // The category is off and no kept channel is on: the category toggle decided.
+            if keptOnly { return categoryOff() }
+            let id = type.id
+            let channels = only >= 0 ? [type.channels[Int(only)]] : type.channels
             return Verdict(reason: .channelOff, citation: table.cite.channels,
                            detail: .lazy { "every channel of `\(id)` is off: " + channels.joined(separator: ", ") })
         }
         step(.preferences, .pass, note: .chosenChannel(channelIndex))
         return nil
+    }
+
+    /// The category toggle's verdict.
+    private func categoryOff() -> Verdict {
+        let category = type.category
+        return Verdict(reason: .categoryOff, citation: table.cite.categoryToggle,
+                       detail: .lazy { "category `\(category)` is off" })
     }
 }

@@ -24,7 +24,7 @@ extension DecisionRun {
             scheduleReason = .onTime
         }
         t = t.addingReportingOverflow(timing.offset).overflow ? t : t + timing.offset
-        if timing.trainingDays, !type.critical, case let days = engine.trainingDays(context.input), !days.isEmpty,
+        if timing.trainingDays, !table.criticalSkipsTrainingDays, case let days = engine.trainingDays(context.input), !days.isEmpty,
            let next = nextTrainingDay(reminderTime: context.prefs.reminderTime / 60,
                                       trainingDays: Weekdays(weekdays: days), in: zone, atOrAfter: t),
            next != t {

@@ -11,13 +11,16 @@ final class ChannelChoice: Sendable {
     let defaultOn: Bool
     let categoryKey: String
     let categoryDefaultOn: Bool
+    /// The category keeps this channel (`keepChannels`): its toggle being off does not stop it.
+    let kept: Bool
 
-    init(_ channel: Channel, categoryKey: String, categoryDefaultOn: Bool) {
+    init(_ channel: Channel, categoryKey: String, categoryDefaultOn: Bool, kept: Bool = false) {
         name = channel.name
         permission = channel.permission
         toggle = channel.toggle
         defaultOn = channel.defaultOn
         self.categoryKey = categoryKey
         self.categoryDefaultOn = categoryDefaultOn
+        self.kept = kept
     }
 }

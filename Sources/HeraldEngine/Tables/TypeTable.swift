@@ -55,12 +55,24 @@ final class TypeTable: Sendable {
     /// at delivery, or one of its conditions reads `delivery.*`. False for every other type,
     /// which pays nothing.
     let computesDelivery: Bool
-    /// The type or its category is locked (exempt from every preference switch).
-    let locked: Bool
+    /// The type or its category is locked and the policy's `exemptions.locked` lists the
+    /// verdict (by default every preference switch): pause all, the category toggle, the
+    /// type toggle (a locked type only), the channel toggles.
+    let lockSkipsPausedAll: Bool
+    let lockSkipsCategoryOff: Bool
+    let lockSkipsTypeOff: Bool
+    let lockSkipsChannelOff: Bool
+    /// A `critical: true` type and the policy's `exemptions.critical` lists `training_days`.
+    let criticalSkipsTrainingDays: Bool
     /// The category's toggle when the user's prefs leave it out (on for an undeclared category).
     let categoryDefaultOn: Bool
     /// Per channel (like `channels`): what choosing it reads.
     let channelChoices: [ChannelChoice]
+    /// Some channel is kept with the category off (`keepChannels`): the preferences stage
+    /// then looks for one instead of answering `category_off`.
+    let hasKeptChannels: Bool
+    /// `delivery: all`: `Engine.decideAll` decides each channel on its own.
+    let deliversAll: Bool
     let fallbackChoice: ChannelChoice?
     /// Every rule the trace and decisions cite, with its `path:line:col`, built once: what
     /// a `TableCitation` of this table names.
@@ -111,8 +123,12 @@ final class TypeTable: Sendable {
         let names: Set<String> = [type.id, type.category]
         func fits(_ list: [String]) -> Bool { list.isEmpty || !names.isDisjoint(with: list) }
         suppress = type.suppress + bundle.suppress.filter { fits($0.match) }
+        // A critical type skips the policy's global caps when `exemptions.critical` lists
+        // `caps` (category, channel and subject caps, cooldowns and its own caps still apply).
+        let criticalSkipsCaps = type.critical && bundle.exemptions.critical.contains(.caps)
         caps = (type.caps + bundle.caps).filter { cap in
             guard names.isDisjoint(with: cap.exempt) else { return false }
+            if criticalSkipsCaps, cap.owner == nil, cap.scope == .global { return false }
             if cap.owner == nil, !cap.only.isEmpty, names.isDisjoint(with: cap.only) { return false }
             // A channel match is decided per request (the chosen channel); other matches here.
             if cap.owner == nil, !cap.match.isEmpty, cap.scope != .channel {
@@ -127,10 +143,16 @@ final class TypeTable: Sendable {
         } else if !names.isDisjoint(with: bundle.quietHours.bypass) {
             quietHours = .bypass
             quietHoursSource = bundle.quietHours.span
+        } else if type.critical, bundle.exemptions.critical.contains(.quietHours) {
+            quietHours = .bypass
+            quietHoursSource = bundle.exemptions.criticalSpan
         } else {
             quietHours = bundle.quietHours.during == .bypass ? .bypass : bundle.quietHours.during
             quietHoursSource = bundle.quietHours.span ?? bundle.defaults.keySpans["quietHours"]
         }
+        // Quiet hours skipped because the type is critical (`exemptions.critical`), cited as such.
+        let quietHoursByExemption = type.timing.quietHours == nil && names.isDisjoint(with: bundle.quietHours.bypass)
+            && type.critical && bundle.exemptions.critical.contains(.quietHours)
         let batchGroup = bundle.batching.first { $0.members.contains(type.id) }
         linkURL = type.link.flatMap { bundle.routes[$0.route]?.url }
         if let link = type.link, let url = linkURL, link.bindings.allSatisfy(\.value.isLiteral) {
@@ -187,12 +209,22 @@ final class TypeTable: Sendable {
         case .state(let p): timingRead = ReadSlot(path: ["state"] + p, fieldSlots: fieldSlots, paramSlots: slots)
         default: timingRead = nil
         }
-        locked = type.locked || (category?.locked ?? false)
+        let locked = type.locked || (category?.locked ?? false)
+        let exemptions = bundle.exemptions
+        lockSkipsPausedAll = locked && exemptions.locked.contains(.pausedAll)
+        lockSkipsCategoryOff = locked && exemptions.locked.contains(.categoryOff)
+        lockSkipsTypeOff = type.locked && exemptions.locked.contains(.typeOff)
+        lockSkipsChannelOff = locked && exemptions.locked.contains(.channelOff)
+        criticalSkipsTrainingDays = type.critical && exemptions.critical.contains(.trainingDays)
         categoryDefaultOn = category?.defaultOn ?? true
+        let kept = category?.keepChannels ?? []
         channelChoices = channels.map { ch in
             ChannelChoice(ch, categoryKey: "\(type.category).\(ch.name)",
-                          categoryDefaultOn: bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true)
+                          categoryDefaultOn: bundle.categories[type.category]?.channels.first { $0.channel == ch.name }?.on ?? true,
+                          kept: kept.contains(ch.name))
         }
+        hasKeptChannels = channelChoices.contains { $0.kept }
+        deliversAll = type.delivery == .all
         fallbackChoice = fallback.map { ChannelChoice($0, categoryKey: "", categoryDefaultOn: true) }
         let id = type.id
         // Each citation points at the key that decides (`eligible`, `defaults.pausedAll`, …),
@@ -214,7 +246,8 @@ final class TypeTable: Sendable {
             fallback: citing.cite("\(id).fallback", at: keys["fallback"] ?? type.span),
             dedupe: citing.cite("\(id).dedupe", at: keys["dedupe"]),
             key: citing.cite("\(id).key", at: keyRule ?? type.span),
-            quietHours: citing.cite(type.timing.quietHours != nil ? "\(id).timing.quietHours" : "quietHours",
+            quietHours: citing.cite(type.timing.quietHours != nil ? "\(id).timing.quietHours"
+                                        : quietHoursByExemption ? "exemptions.critical" : "quietHours",
                                     at: quietHoursSource ?? type.span),
             expires: citing.cite("\(id).timing.expires", at: keys["timing.expires"] ?? type.span),
             past: citing.cite("\(id).timing.past", at: keys["timing.past"] ?? type.span),

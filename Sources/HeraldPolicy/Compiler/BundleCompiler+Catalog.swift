@@ -160,11 +160,19 @@ extension Compilation {
                     if let on = reader.bool(entry.value, what: "a channel toggle") { channels.append((entry.key.value, on)) }
                 }
             }
+            var keepChannels: [String] = []
+            if let node = f["keepChannels"], let names = reader.names(node, what: "`keepChannels`") {
+                for (channel, span) in names where reference(channel, at: span, in: channelNames, code: .unknownChannel, what: "channel") {
+                    keepChannels.append(channel)
+                }
+            }
             let description = f["description"].flatMap { reader.string($0, what: "`description`") }
             guard let title else { continue }
-            table.insert(Category(name: name, title: title, description: description, defaultOn: defaultOn, locked: locked,
-                                  requires: requires, threadId: threadId, interruption: interruption, channels: channels,
-                                  span: pair.key.span, keySpans: f.keySpans()), named: name)
+            var category = Category(name: name, title: title, description: description, defaultOn: defaultOn, locked: locked,
+                                    requires: requires, threadId: threadId, interruption: interruption, channels: channels,
+                                    span: pair.key.span, keySpans: f.keySpans())
+            category.keepChannels = keepChannels
+            table.insert(category, named: name)
         }
         return table
     }

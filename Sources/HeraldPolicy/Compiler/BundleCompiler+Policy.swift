@@ -13,12 +13,14 @@ struct CompiledPolicy {
     var priorities: [PriorityEntry] = []
     var dst = DSTPolicy()
     var content = ContentRules()
+    var exemptions = Exemptions()
 }
 
 extension Compilation {
     mutating func compilePolicy() -> CompiledPolicy {
         var policy = CompiledPolicy()
         if let single = sections.singles["defaults"] { policy.defaults = compileDefaults(single.value) }
+        if let single = sections.singles["exemptions"] { policy.exemptions = compileExemptions(single) }
         if let single = sections.singles["quietHours"], let f = reader.fields(single.value, LanguageKeys.quietHours) {
             policy.quietHours.span = single.key.span
             if let n = f["during"], let word = reader.word(n, what: "`quietHours.during`", allowed: ["defer", "suppress"]) {

@@ -132,6 +132,20 @@ extension Compilation {
             reader.diagnostics.error(.missingKey, "missing required key `copy` in type `\(id)` (only a `silent: true` type may leave it out)", at: pair.key.span)
         }
         let link = f["link"].flatMap { compileLink($0, allowed: textPlaceholders) }
+        let delivery = f["delivery"].flatMap { reader.enumValue($0, what: "`delivery`", as: Delivery.self) } ?? .first
+        if delivery == .all, let node = f["delivery"] {
+            if channels.count < 2, f["channels"] != nil {
+                reader.diagnostics.error(.deliveryAllOneChannel,
+                                         "type `\(id)` has `delivery: all` but only \(channels.count == 1 ? "one channel" : "no channel"); list every channel it delivers on in `channels`",
+                                         at: node.span)
+            }
+            if let fallbackNode = f["fallback"] {
+                reader.diagnostics.error(.deliveryAllFallback,
+                                         "type `\(id)` has `delivery: all` and a `fallback`; every channel already gets its own decision",
+                                         at: fallbackNode.span,
+                                         notes: [.init("a channel whose permission is denied is suppressed `system_denied`; list the fallback channel in `channels` instead", span: node.span)])
+            }
+        }
 
         guard let category, !channels.isEmpty else { return nil }
         var keySpans = f.keySpans()
@@ -141,12 +155,14 @@ extension Compilation {
             }
         }
         keySpans = keySpans.filter { NotificationType.citedKeys.contains($0.key) }
-        return NotificationType(
+        var type = NotificationType(
             id: id, category: category, channels: channels, fallback: fallback, defaultOn: defaultOn,
             description: description, params: params, eligible: eligible, timing: timing, caps: caps, suppress: suppress,
             dedupe: dedupe, idempotencyKey: idempotencyKey, subject: subject, critical: critical, locked: locked,
             silent: silent, interruption: interruption, threadId: threadId, priority: priority, copy: copy, link: link,
             span: pair.key.span, keySpans: keySpans)
+        type.delivery = delivery
+        return type
     }
 
     // MARK: Timing

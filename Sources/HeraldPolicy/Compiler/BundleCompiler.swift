@@ -78,6 +78,7 @@ struct Compilation {
         for (pair, type) in zip(typePairs, compileTypes(typePairs)) {
             if let type { types.insert(type, named: pair.key.value) }
         }
+        checkKeptChannels(categories: categories, types: types)
         let policy = compilePolicy()
         checkDuplicateIDs(types: types, policyCaps: policy.caps, policyRules: policy.suppress)
         let prompt = compilePrompt()
@@ -89,6 +90,7 @@ struct Compilation {
         if sections.sectionKeys["app"] == nil, let typesKey = sections.sectionKeys["types"] {
             reader.diagnostics.error(.missingKey, "missing required section `app` in a bundle that declares types", at: typesKey.span)
         }
+        checkExemptions(policy.exemptions, categories: categories, types: types)
         var bundle = PolicyBundle(
             name: name, description: description, digest: digest, files: files, app: app, channels: channels,
             categories: categories, state: stateSchema, user: userSchema, schemaFields: schemaFields, reasons: reasons,
@@ -97,6 +99,7 @@ struct Compilation {
             digests: policy.digests, priorities: policy.priorities, dst: policy.dst, content: policy.content,
             prompt: prompt)
         bundle.backoff = policy.backoff
+        bundle.exemptions = policy.exemptions
         return bundle
     }
 

@@ -25,7 +25,7 @@ public enum LanguageKeys {
     /// Policy sections (WHEN it may fire).
     public static let policySections = [
         "catalog", "name", "description", "defaults", "quietHours", "caps", "cooldowns", "suppress", "dedupe",
-        "batching", "digests", "priorities", "dst", "content", "prompt", "backoff",
+        "batching", "digests", "priorities", "dst", "content", "prompt", "backoff", "exemptions",
     ]
     /// Every valid top-level key of a bundle file.
     public static let topLevel = Place(noun: "a bundle file", keys: catalogSections + policySections)
@@ -41,7 +41,7 @@ public enum LanguageKeys {
     public static let channel = Place(noun: "a channel", keys: ["kind", "permission", "toggle", "default"], required: ["kind"])
     public static let category = Place(
         noun: "a category",
-        keys: ["title", "default", "locked", "requires", "threadId", "interruption", "channels", "description"],
+        keys: ["title", "default", "locked", "requires", "threadId", "interruption", "channels", "description", "keepChannels"],
         required: ["title"])
     /// The long form of a state or user field.
     public static let schemaField = Place(noun: "a field", keys: ["type", "description"], required: ["type"])
@@ -54,7 +54,7 @@ public enum LanguageKeys {
         keys: [
             "category", "channels", "fallback", "default", "description", "params", "eligible", "timing", "caps",
             "suppress", "dedupe", "idempotencyKey", "subject", "critical", "locked", "silent", "interruption",
-            "threadId", "priority", "copy", "link",
+            "threadId", "priority", "copy", "link", "delivery",
         ],
         required: ["category", "channels"])
     /// The long form of a type's param.
@@ -88,6 +88,7 @@ public enum LanguageKeys {
     public static let backoffCap = Place(noun: "a back-off's `then`", keys: ["max", "per"], required: ["max", "per"])
     public static let dst = Place(noun: "`dst`", keys: ["gap", "overlap"])
     public static let content = Place(noun: "`content`", keys: ["maxLength", "banned"])
+    public static let exemptions = Place(noun: "`exemptions`", keys: ["locked", "critical"])
     public static let prompt = Place(noun: "`prompt`", keys: ["wait", "description"])
     public static let promptRule = Place(noun: "a prompt rule", keys: ["id", "when", "reason"], required: ["when", "reason"])
 
@@ -99,7 +100,7 @@ public enum LanguageKeys {
         "typeDedupe": typeDedupe, "copy": copy, "link": link, "defaults": defaults, "quietHoursWindow": quietHoursWindow,
         "quietHours": quietHours, "policyDedupe": policyDedupe, "batchGroup": batchGroup, "digest": digest, "dst": dst,
         "content": content, "prompt": prompt, "promptRule": promptRule,
-        "backoff": backoff, "backoffWhen": backoffWhen, "backoffCap": backoffCap,
+        "backoff": backoff, "backoffWhen": backoffWhen, "backoffCap": backoffCap, "exemptions": exemptions,
     ]
 
     // Closed word sets

@@ -68,6 +68,9 @@ public struct Category: Sendable {
     public var interruption: Interruption
     /// Per-channel defaults of the category toggle, in declaration order.
     public var channels: [(channel: String, on: Bool)]
+    /// Channels the category toggle does not stop (`keepChannels`, docs/seeds.md P2): with the
+    /// category off, its types still go out on these (Handz §6.3 billing stays in-app).
+    public var keepChannels: [String] = []
     /// The category's name (its key under `categories`).
     public var span: SourceSpan
     /// Where each key the category declares is written (the key, not its value), by key: a

@@ -186,6 +186,9 @@ public struct NotificationType: Sendable {
     public var subject: MessageTemplate?
     public var critical: Bool
     public var locked: Bool
+    /// `first`: one decision on the first channel that passes; `all`: one decision per
+    /// channel (`Engine.decideAll`, docs/seeds.md P1).
+    public var delivery: Delivery = .first
     public var silent: Bool
     /// nil: the category's.
     public var interruption: Interruption?
@@ -249,4 +252,12 @@ public struct NotificationType: Sendable {
     public var paramTypes: [String: ValueType] {
         Dictionary(params.map { ($0.name, $0.type) }, uniquingKeysWith: { a, _ in a })
     }
+}
+
+/// How many of a type's channels one trigger delivers on (`delivery:`).
+public enum Delivery: String, Sendable, CaseIterable {
+    /// The first channel whose toggles and permission let it through (the default).
+    case first
+    /// Every channel of `channels`, each decided on its own (its toggles, permission and key).
+    case all
 }

@@ -43,6 +43,8 @@ public struct PolicyBundle: Sendable {
     public let content: ContentRules
     /// When the app may ask for OS notification permission.
     public let prompt: PromptPolicy
+    /// What `locked` and `critical` skip (`exemptions:`; the defaults without it).
+    public var exemptions = Exemptions()
 
     public init(name: String, description: String?, digest: String, files: [String], app: App?,
                 channels: NamedTable<Channel>, categories: NamedTable<Category>, state: [String: SchemaNode],

@@ -170,6 +170,7 @@ extension JSONSchemaGenerator {
                     ("additionalProperties", object([("type", .string("boolean"))])),
                 ])),
                 ("description", string("Documentation only.")),
+                ("keepChannels", list(ref("identifier"), "Channels its types still deliver on when the category is off (e.g. `[in_app]`).")),
             ], required: ["title"], description: "A category.")),
             ("reason", record([
                 ("description", string("What the reason means.")),
@@ -201,6 +202,7 @@ extension JSONSchemaGenerator {
                 ("priority", integer("Higher keeps capacity first (default from the policy's `priorities`).")),
                 ("copy", ref("copy", "The notification's text (required unless `silent`).")),
                 ("link", ref("link", "Where tapping leads.")),
+                ("delivery", enumeration(["first", "all"], "`first`: one decision on the first channel that passes (default); `all`: one decision per channel, each with its own toggles, permission and key.")),
             ], required: ["category", "channels"], description: "A notification type.", extra: [
                 ("if", object([
                     ("properties", object([("silent", object([("const", .bool(true))]))])),
@@ -232,6 +234,7 @@ extension JSONSchemaGenerator {
             ("dst", ref("dst", "Daylight-saving transitions.")),
             ("content", ref("content", "Content rules checked on every title, body and lock-screen variant.")),
             ("prompt", ref("prompt", "When the app may ask for OS notification permission: `ask` or `wait`, with a reason.")),
+            ("exemptions", ref("exemptions", "What the escape hatches skip: `locked` (preference verdicts) and `critical` (stages).")),
         ]
     }
 
@@ -301,6 +304,12 @@ extension JSONSchemaGenerator {
                 ("wait", list(ref("promptRule"), "Wait rules, in order: the first true one answers `wait` with its reason; none true answers `ask` (`eligible`).")),
                 ("description", string("Documentation only.")),
             ], description: "When the app may ask for OS notification permission. Permission `granted` always waits (`already_granted`), `denied` always waits (`denied_before`).")),
+            ("exemptions", record([
+                ("locked", list(enumeration(["paused_all", "category_off", "type_off", "channel_off"]),
+                                "Preference verdicts a locked type or category skips (default all four).")),
+                ("critical", list(enumeration(["caps", "quiet_hours", "training_days"]),
+                                  "What a `critical: true` type skips: the policy's global caps, quiet hours, training days (default `[training_days]`).")),
+            ], description: "What `locked` and `critical` skip.")),
             ("promptRule", record([
                 ("id", ref("identifier", "Named in prompt decisions and traces; unique among rules; defaults to `prompt.wait[<n>]` (0-based).")),
                 ("when", ref("boolExpression", "Wait while this is true (required); no `params`.")),
