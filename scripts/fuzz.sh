@@ -8,9 +8,9 @@
 # hang (an input over 10 s), a memory error or an input over the RSS limit; the input is saved
 # as Fuzz/.artifacts/<target>-crash-<sha1> (or -timeout-, -oom-, -leak-).
 #
-# Environment: FUZZ_RSS_MB (default 2048), HERALD_FUZZ_STRICT=1 (turn on the gated checks),
-# FUZZ_ARGS (extra libFuzzer flags, e.g. "-jobs=2" or "-seed=1"), FUZZ_VERBOSE=1 (libFuzzer's
-# output on the terminal instead of in Fuzz/.artifacts/<target>.log).
+# Environment: FUZZ_RSS_MB (default 2048), FUZZ_ARGS (extra libFuzzer flags, e.g. "-jobs=2" or
+# "-seed=1"), FUZZ_VERBOSE=1 (libFuzzer's output on the terminal instead of in
+# Fuzz/.artifacts/<target>.log).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

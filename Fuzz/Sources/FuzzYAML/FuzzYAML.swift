@@ -66,12 +66,8 @@ func checkTree(_ root: YAMLNode, in file: SourceFile, limits: YAMLLimits) {
 /// `YAMLScalar.location(ofValueOffset:)` for every offset of the value (and one past it, the
 /// end of a value range) lies inside the file. Within a run between anchors the offset grows
 /// by one per value byte, so checking each anchor and each run's last byte covers them all.
-///
-/// Gated (`HERALD_FUZZ_STRICT=1`): block scalars (`|`, `>`), whose positions are anchored at
-/// the first content character and run past the end of the file; a known finding being fixed
-/// on another branch (docs/fuzzing.md).
+/// Block scalars (`|`, `>`) included (docs/fuzzing.md, *Past findings*).
 func checkPositions(_ scalar: YAMLScalar, in file: SourceFile) {
-    if !Fuzz.strict, scalar.style == .literal || scalar.style == .folded { return }
     let anchors = scalar.positions.anchors
     guard !anchors.isEmpty else { Fuzz.fail("a scalar with no position anchor") }
     let length = scalar.value.utf8.count
