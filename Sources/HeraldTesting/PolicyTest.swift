@@ -122,11 +122,22 @@ public struct Expectation: Sendable, Equatable {
         case negated(Check)
         /// `batch: { sameAs: n }`: the batch key equals step n's (0-based index here).
         case sameBatch(step: Int)
-        /// `decisions`/`deliveries`/`batches: [ {…}, … ]` of a plan or reconcile step: as many
-        /// entries as blocks, each block checked against the entry in its position.
-        case entries(field: String, blocks: [[Expectation]])
+        /// `decisions`/`deliveries`/`batches: [ {…}, … ]` of a plan or reconcile step (or a
+        /// trigger's `decisions`/`batches`): as many entries as blocks, each block checked
+        /// against the entry `match` finds for it.
+        case entries(field: String, blocks: [[Expectation]], match: EntryMatch = .position)
         /// `add`/`keep`/`update`/`cancel: [key, …]` of a reconcile step: the same keys, in any order.
         case keys(field: String)
+    }
+
+    /// How an entry block of `decisions`/`deliveries`/`batches` finds its entry.
+    public enum EntryMatch: Sendable, Equatable {
+        /// The entry in the block's position.
+        case position
+        /// The first entry not yet matched whose `key` (idempotency or batch key) is the block's.
+        case key
+        /// The first entry not yet matched on the block's `channel`.
+        case channel
     }
 
     /// As written in the test (`reason`, `notification.body`, `localTime`).

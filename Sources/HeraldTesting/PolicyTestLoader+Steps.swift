@@ -12,6 +12,10 @@ struct ThenContext {
     var inBlock = false
     /// Inside `not:`.
     var inNot = false
+    /// The result list (`decisions`, `deliveries`, `batches`) whose entry block this is.
+    var list: String?
+    /// Inside a `channels: { <name>: … }` block.
+    var inChannel = false
 }
 
 /// What `resultExpectation` made of a `then` pair.
@@ -81,58 +85,61 @@ extension PolicyTestLoader {
     }
 
     static func candidates(_ node: YAMLNode, diagnostics: inout Diagnostics) -> Bool {
-        guard let items = node.sequence, !items.isEmpty else {
-            diagnostics.error(.testCandidates, "candidates must be a non-empty list of `{ type, at, params?, subject? }`, not \(node.shapeDescription)",
-                              at: node.span)
-            return false
-        }
-        var ok = true
-        for item in items {
-            guard let pairs = item.mapping else {
-                diagnostics.error(.testCandidates, "a candidate is a mapping `{ type, at, params?, subject? }`, not \(item.shapeDescription)", at: item.span)
-                ok = false
-                continue
-            }
-            for pair in pairs where !candidateKeys.contains(pair.key.value) {
-                diagnostics.error(.testCandidates, "unknown candidate field `\(pair.key.value)`", at: pair.key.span,
-                                  suggestion: Suggestions.closest(to: pair.key.value, in: candidateKeys))
-                ok = false
-            }
-            for required in ["type", "at"] where item[required] == nil {
-                diagnostics.error(.testCandidates, "a candidate needs `\(required)`", at: item.span)
-                ok = false
-            }
-            if let at = item["at"], let problem = instantProblem(at, field: "at", nullMeansAbsent: false) {
-                diagnostics.append(problem)
-                ok = false
-            }
-        }
-        return ok
+        entryList(node, Entries(code: .testCandidates, noun: "a candidate", fieldNoun: "candidate", shape: "{ type, at, params?, subject? }",
+                                listShape: "candidates must be a non-empty list of `{ type, at, params?, subject? }`",
+                                keys: candidateKeys, required: ["type", "at"], instant: "at", allowsEmpty: false),
+                  diagnostics: &diagnostics)
     }
 
     static func pending(_ node: YAMLNode, diagnostics: inout Diagnostics) -> Bool {
-        guard let items = node.sequence else {
-            diagnostics.error(.testPending, "`pending` must be a list of `{ key, type, deliverAt, … }` (`[]` for none), not \(node.shapeDescription)",
-                              at: node.span)
+        entryList(node, Entries(code: .testPending, noun: "a pending entry", fieldNoun: "pending", shape: "{ key, type, deliverAt, … }",
+                                listShape: "`pending` must be a list of `{ key, type, deliverAt, … }` (`[]` for none)",
+                                keys: pendingKeys, required: ["key", "type", "deliverAt"], instant: "deliverAt", allowsEmpty: true),
+                  diagnostics: &diagnostics)
+    }
+
+    /// How one list of mappings in a step's `when` is shaped (candidates, pending entries).
+    struct Entries {
+        var code: DiagnosticCode
+        /// `a candidate`
+        var noun: String
+        /// `candidate` in "unknown candidate field"
+        var fieldNoun: String
+        /// `{ type, at, params?, subject? }`
+        var shape: String
+        /// The message's start when the node is not a (non-empty) list.
+        var listShape: String
+        var keys: [String]
+        var required: [String]
+        /// The field holding an instant with an offset (H0607).
+        var instant: String
+        var allowsEmpty: Bool
+    }
+
+    /// Checks a list of mappings against `entries`: a list (non-empty unless allowed), each
+    /// item a mapping with only known keys, the required ones, and an instant with an offset.
+    static func entryList(_ node: YAMLNode, _ entries: Entries, diagnostics: inout Diagnostics) -> Bool {
+        guard let items = node.sequence, entries.allowsEmpty || !items.isEmpty else {
+            diagnostics.error(entries.code, "\(entries.listShape), not \(node.shapeDescription)", at: node.span)
             return false
         }
         var ok = true
         for item in items {
             guard let pairs = item.mapping else {
-                diagnostics.error(.testPending, "a pending entry is a mapping `{ key, type, deliverAt, … }`, not \(item.shapeDescription)", at: item.span)
+                diagnostics.error(entries.code, "\(entries.noun) is a mapping `\(entries.shape)`, not \(item.shapeDescription)", at: item.span)
                 ok = false
                 continue
             }
-            for pair in pairs where !pendingKeys.contains(pair.key.value) {
-                diagnostics.error(.testPending, "unknown pending field `\(pair.key.value)`", at: pair.key.span,
-                                  suggestion: Suggestions.closest(to: pair.key.value, in: pendingKeys))
+            for pair in pairs where !entries.keys.contains(pair.key.value) {
+                diagnostics.error(entries.code, "unknown \(entries.fieldNoun) field `\(pair.key.value)`", at: pair.key.span,
+                                  suggestion: Suggestions.closest(to: pair.key.value, in: entries.keys))
                 ok = false
             }
-            for required in ["key", "type", "deliverAt"] where item[required] == nil {
-                diagnostics.error(.testPending, "a pending entry needs `\(required)`", at: item.span)
+            for required in entries.required where item[required] == nil {
+                diagnostics.error(entries.code, "\(entries.noun) needs `\(required)`", at: item.span)
                 ok = false
             }
-            if let at = item["deliverAt"], let problem = instantProblem(at, field: "deliverAt", nullMeansAbsent: false) {
+            if let at = item[entries.instant], let problem = instantProblem(at, field: entries.instant, nullMeansAbsent: false) {
                 diagnostics.append(problem)
                 ok = false
             }
@@ -217,10 +224,14 @@ extension PolicyTestLoader {
             }
             return .handled(resultList(key, node, keys: keys, context: context, diagnostics: &diagnostics))
         }
-        // A trigger's decisions as a list (one today; several once a type may deliver on all
-        // its channels), checked in order like a plan's.
-        if key == "decisions" && context.kind == .trigger && !context.inBlock && !context.inNot {
+        // A trigger's decisions as a list (one per channel of a `delivery: all` type), and the
+        // batches its test's trigger steps have formed so far, flushed.
+        if (key == "decisions" || key == "batches") && context.kind == .trigger && !context.inBlock && !context.inNot
+            && !context.inChannel {
             return .handled(resultList(key, node, keys: keys, context: context, diagnostics: &diagnostics))
+        }
+        if key == "members" {
+            return .handled(members(pair, context: context, diagnostics: &diagnostics))
         }
         if isResult {
             diagnostics.error(.testResultField, "`\(key)` is a result of a plan or reconcile step, not of a \(context.inBlock ? "plan entry" : "\(context.kind) step")",
@@ -302,6 +313,7 @@ extension PolicyTestLoader {
         var blocks: [[Expectation]] = []
         var nested = context
         nested.inBlock = true
+        nested.list = key
         for item in items {
             guard item.mapping != nil else {
                 diagnostics.error(.testResultList, "an entry of `\(key)` is a mapping of decision fields, not \(item.shapeDescription)", at: item.span)
@@ -310,7 +322,39 @@ extension PolicyTestLoader {
             guard let block = parseThen(item, keys: keys, context: nested, diagnostics: &diagnostics) else { return nil }
             blocks.append(block)
         }
-        return [Expectation(key: key, check: .entries(field: key, blocks: blocks), expected: .int(blocks.count), span: node.span)]
+        guard let match = entryMatch(key, node, blocks: blocks, diagnostics: &diagnostics) else { return nil }
+        return [Expectation(key: key, check: .entries(field: key, blocks: blocks, match: match), expected: .int(blocks.count), span: node.span)]
+    }
+
+    /// How the entry blocks of a result list find their entries (H0618): by `key` when every
+    /// block names one, else by `channel` when every block names one, else by position; a list
+    /// where some blocks name it and others do not is an error.
+    static func entryMatch(_ key: String, _ node: YAMLNode, blocks: [[Expectation]], diagnostics: inout Diagnostics) -> Expectation.EntryMatch? {
+        for (field, match) in [("key", Expectation.EntryMatch.key), ("channel", .channel)] {
+            let naming = blocks.filter { block in block.contains { $0.check == .equals(path: [field]) && $0.channel == nil } }.count
+            if naming == 0 { continue }
+            if naming == blocks.count { return match }
+            diagnostics.error(.testResultMatch, "\(naming) of the \(blocks.count) entries of `\(key)` name a `\(field)`: name it in every entry "
+                              + "(each is matched to the \(key == "batches" ? "batch" : "decision") with that \(field)) or in none (matched by position)",
+                              at: node.span)
+            return nil
+        }
+        return .position
+    }
+
+    /// `members: n` in an entry of `batches`: how many members the flushed batch holds (H0617).
+    static func members(_ pair: YAMLPair, context: ThenContext, diagnostics: inout Diagnostics) -> [Expectation]? {
+        guard context.list == "batches", !context.inNot else {
+            diagnostics.error(.testBatchMembers, "`members` counts the members of a flushed batch; write it in an entry of `batches: [ … ]`",
+                              at: pair.key.span)
+            return nil
+        }
+        guard case .int(let count) = YAMLJSON.json(pair.value), count >= 1 else {
+            diagnostics.error(.testBatchMembers, "`members` must be a number of members (1 or more), not `\(pair.value.scalar?.value ?? pair.value.shapeDescription)`",
+                              at: pair.value.span)
+            return nil
+        }
+        return [Expectation(key: "members", check: .equals(path: ["members"]), expected: .int(count), span: pair.value.span)]
     }
 
     /// `07:30` → 450; nil unless `HH:MM` with HH < 24 and MM < 60.

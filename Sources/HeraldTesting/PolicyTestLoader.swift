@@ -281,7 +281,10 @@ public enum PolicyTestLoader {
             case "channels" where pair.value.mapping != nil:
                 // One block per channel of a `delivery: all` type (docs/testing.md).
                 for channelPair in pair.value.mapping ?? [] {
-                    guard let inner = parseThen(channelPair.value, keys: decisionKeys.filter { $0 != "channels" }, diagnostics: &diagnostics) else {
+                    var inChannel = context
+                    inChannel.inChannel = true
+                    guard let inner = parseThen(channelPair.value, keys: decisionKeys.filter { $0 != "channels" }, context: inChannel,
+                                                diagnostics: &diagnostics) else {
                         ok = false
                         continue
                     }

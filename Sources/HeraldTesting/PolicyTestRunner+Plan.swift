@@ -128,7 +128,9 @@ extension PolicyTestRunner {
         actual += [
             JSON.Member("decisions", .array(planned.decisions.map { $0.json() })),
             JSON.Member("deliveries", .array(planned.deliveries.map { $0.json() })),
-            JSON.Member("batches", .array(planned.batches.map { $0.json() })),
+            JSON.Member("batches", .array(planned.batches.map { batch in
+                Self.flushedJSON(batch, members: planned.decisions.filter { $0.batch?.key == batch.key }.count)
+            })),
         ]
         let result = JSON.object(actual)
         let failures = step.expectations.compactMap { expectation in

@@ -61,6 +61,11 @@ public struct PolicyTestRunner: Sendable {
     let reconcile: Reconcile?
     /// Decides a trigger on every channel (normally `Engine.decideAll`); nil: `decide`.
     var decideAll: (@Sendable (DecisionRequest, Int) -> Result<[Decision], RequestErrors>)?
+    /// Flushes a batch's members into the one notification it delivers (normally
+    /// `Engine.flush`), for a trigger step's `batches:`; nil: such a step fails.
+    /// Given a batch key and every decision of the trigger steps so far, the flushed
+    /// notification and how many members it holds.
+    var flush: (@Sendable (String, [Decision]) -> (flushed: Decision, members: Int)?)?
 
     /// - Parameters:
     ///   - decide: decides trigger steps (normally `Engine.decide`).
@@ -79,6 +84,10 @@ public struct PolicyTestRunner: Sendable {
         self.init(decide: { engine.decide($0, now: $1) }, prompt: { engine.prompt($0, now: $1) },
                   plan: { engine.plan($0.candidates, now: $0.now, horizon: $0.horizon) }, reconcile: { engine.reconcile($0) })
         decideAll = { engine.decideAll($0, now: $1) }
+        flush = { key, decisions in
+            let members = engine.batchMembers(of: key, among: decisions)
+            return engine.flush(key, members: members).map { ($0, members.count) }
+        }
     }
 
     public func run(_ suite: PolicyTestSuite) -> [PolicyTestResult] {
@@ -94,6 +103,9 @@ public struct PolicyTestRunner: Sendable {
         var prompts: [PromptDecision] = []
         var ledger = FedLedger()
         var stepResults: [Int: JSON] = [:]
+        /// The decisions of the trigger steps so far, and their batch keys in order of first appearance.
+        var triggerDecisions: [Decision] = []
+        var batchKeys: [String] = []
         for (index, step) in test.steps.enumerated() {
             failures += ledger.apply(step.events, step: index)
             switch step.kind {
@@ -132,12 +144,26 @@ public struct PolicyTestRunner: Sendable {
                 // `channels.<name>` ones only that channel's; `decisions: [ … ]` checks the
                 // step's decisions as a list.
                 let list = JSON.array(stepDecisions.map { $0.json() })
+                triggerDecisions += stepDecisions
+                for key in stepDecisions.compactMap({ $0.batch?.key }) where !batchKeys.contains(key) { batchKeys.append(key) }
+                var flushed: JSON?
+                if step.expectations.contains(where: { $0.key == "batches" }) {
+                    if let flush {
+                        flushed = .array(batchKeys.compactMap { key in
+                            flush(key, triggerDecisions).map { Self.flushedJSON($0.flushed, members: $0.members) }
+                        })
+                    } else {
+                        failures.append(.init(step: index, field: "batches", expected: "flushed batches", actual: "this runner flushes no batches",
+                                              span: step.span))
+                    }
+                }
                 for decision in stepDecisions {
                     decisions.append(decision)
                     var actual = decision.json()
                     stepResults[index] = actual
                     if case .object(var members) = actual {
                         members.append(JSON.Member("decisions", list))
+                        if let flushed { members.append(JSON.Member("batches", flushed)) }
                         actual = .object(members)
                     }
                     for expectation in step.expectations where expectation.channel == nil || expectation.channel == decision.channel {
@@ -195,6 +221,11 @@ public struct PolicyTestRunner: Sendable {
             }
             return (decision, failures)
         }
+    }
+
+    /// A flushed batch's JSON with `members`, how many decisions it holds (`batches: [ { members } ]`).
+    static func flushedJSON(_ flushed: Decision, members: Int) -> JSON {
+        .object((flushed.json().members ?? []) + [JSON.Member("members", .int(members))])
     }
 
     /// A prompt step's request: `given` overlaid with `when`, without the trigger's fields
@@ -281,14 +312,32 @@ public struct PolicyTestRunner: Sendable {
             let theirs = earlier[step]?["batch"]?["key"]?.stringValue
             guard let theirs else { return Mismatch(expected: "the batch of step \(step + 1)", actual: "step \(step + 1) is in no batch") }
             return mine == theirs ? nil : Mismatch(expected: theirs, actual: mine ?? "(no batch)")
-        case .entries(let field, let blocks):
+        case .entries(let field, let blocks, let match):
             let items = decision[field]?.elements ?? []
+            let listing = "\(items.count): " + items.map { d in
+                [d["type"]?.stringValue, d["action"]?.stringValue, d["channel"]?.stringValue, d["key"]?.stringValue].compactMap { $0 }
+                    .joined(separator: " ")
+            }.joined(separator: "; ")
             if items.count != blocks.count {
-                return Mismatch(expected: "\(blocks.count) entries", actual: "\(items.count): " + items.map { d in
-                    [d["type"]?.stringValue, d["action"]?.stringValue, d["key"]?.stringValue].compactMap { $0 }.joined(separator: " ")
-                }.joined(separator: "; "))
+                return Mismatch(expected: "\(blocks.count) entries", actual: listing)
             }
-            for (i, (block, item)) in zip(blocks, items).enumerated() {
+            // By key or channel: each block takes the first entry not yet taken with its value,
+            // so a reordering neither fails a right answer nor passes a wrong one.
+            var order = Array(items.indices)
+            if match != .position {
+                let name = match == .key ? "key" : "channel"
+                var taken = Set<Int>()
+                for (i, block) in blocks.enumerated() {
+                    let want = block.first { $0.check == .equals(path: [name]) }!.expected
+                    guard let j = items.indices.first(where: { !taken.contains($0) && items[$0][name].map { equal(want, $0) } == true }) else {
+                        return Mismatch(expected: "[\(i + 1)] an entry with \(name) \(display(want))", actual: listing)
+                    }
+                    taken.insert(j)
+                    order[i] = j
+                }
+            }
+            for (i, block) in blocks.enumerated() {
+                let item = items[order[i]]
                 for inner in block {
                     if let m = check(inner, against: item, earlier: earlier) {
                         return Mismatch(expected: "[\(i + 1)].\(inner.key) \(m.expected)", actual: m.actual)

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldPolicy
 import HeraldSyntax
+import HeraldTesting
 import Testing
 
 /// The golden harness over `Tests/Fixtures/diagnostics/<CODE>-<slug>/`: each directory is a
@@ -22,7 +23,8 @@ import Testing
         "H0001": "the named path does not exist",
         "H0002": "a file that cannot be read (permissions)",
         // Policy test-file codes come from `herald test`, not `herald validate`: they are
-        // checked on test files in Tests/HeraldTestingTests/PolicyTestTests.swift.
+        // checked on test files in Tests/HeraldTestingTests/PolicyTestTests.swift. Codes from
+        // H0617 on also have a fixture directory with a `tests/` folder (read as `herald test` does).
         "H0601": "policy test file, checked by HeraldTestingTests",
         "H0602": "policy test file, checked by HeraldTestingTests",
         "H0603": "policy test file, checked by HeraldTestingTests",
@@ -83,8 +85,17 @@ import Testing
     func fixture(_ name: String) throws {
         let directory = Self.fixturesRoot + "/" + name
         let result = Validator.validate(directory)
+        // A fixture with `tests/` is a policy test-file mistake (H06xx): its diagnostics are
+        // what `herald test` reports reading the tests, after the bundle's own.
+        var items = result.diagnostics.items
+        var sources = result.sources
+        if FileManager.default.fileExists(atPath: directory + "/tests") {
+            let suite = PolicyTestLoader.load(directory: directory)
+            items += suite.diagnostics.items
+            sources.merge(suite.sources) { bundle, _ in bundle }
+        }
         let renderer = DiagnosticRenderer(format: .text, color: false, relativeTo: directory)
-        let produced = result.diagnostics.items.map { diagnostic in
+        let produced = items.map { diagnostic in
             (code: diagnostic.code.id, place: diagnostic.span.map { renderer.displayLocation($0.start) })
         }
         let producedList = produced.isEmpty
@@ -104,9 +115,9 @@ import Testing
         #expect(produced.contains { $0.code == code }, "\(name): \(code) was not produced; produced:\n\(producedList)")
 
         // 3. The text rendering equals expected.txt.
-        var rendering = renderer.render(result.diagnostics.items, sources: result.sources)
+        var rendering = renderer.render(items, sources: sources)
         if !rendering.isEmpty { rendering += "\n" }
-        rendering += renderer.summary([.init(directory: ".", fileCount: result.sources.count, diagnostics: result.diagnostics.items)])
+        rendering += renderer.summary([.init(directory: ".", fileCount: sources.count, diagnostics: items)])
         let goldenPath = directory + "/expected.txt"
         if ProcessInfo.processInfo.environment["HERALD_UPDATE_GOLDEN"] == "1" {
             try rendering.write(toFile: goldenPath, atomically: true, encoding: .utf8)

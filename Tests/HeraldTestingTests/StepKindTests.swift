@@ -70,6 +70,15 @@ private let fakeDecide: PolicyTestRunner.Decide = { request, _ in
         // H0616: the first step cannot name itself or a later one.
         ("{ type: a, at: \"2026-03-10T10:00:00Z\" }", "{ batch: { sameAs: 1 } }", "H0616"),
         ("{ now: \"2026-03-10T10:00:00Z\", plan: [ { type: a, at: \"2026-03-10T10:00:00Z\" } ] }", "{ decisions: [ { batch: { sameAs: 1 } } ] }", "H0616"),
+        // H0617: `members` outside `batches`, or not a count.
+        ("{ type: a, at: \"2026-03-10T10:00:00Z\" }", "{ members: 2 }", "H0617"),
+        ("{ now: \"2026-03-10T10:00:00Z\", plan: [ { type: a, at: \"2026-03-10T10:00:00Z\" } ] }", "{ decisions: [ { members: 2 } ] }", "H0617"),
+        ("{ type: a, at: \"2026-03-10T10:00:00Z\" }", "{ batches: [ { members: 0 } ] }", "H0617"),
+        ("{ type: a, at: \"2026-03-10T10:00:00Z\" }", "{ batches: [ { members: two } ] }", "H0617"),
+        ("{ type: a, at: \"2026-03-10T10:00:00Z\" }", "{ batches: [ { not: { members: 2 } } ] }", "H0617"),
+        // H0618: some blocks name a key, others do not.
+        ("{ now: \"2026-03-10T10:00:00Z\", plan: [ { type: a, at: \"2026-03-10T10:00:00Z\" } ] }", "{ decisions: [ { key: k }, { action: schedule } ] }", "H0618"),
+        ("{ type: a, at: \"2026-03-10T10:00:00Z\" }", "{ batches: [ { key: b }, { members: 1 } ] }", "H0618"),
     ])
     func misuseIsADiagnostic(when: String, then: String, code: String) {
         #expect(codes(when: when, then: then).contains(code), "\(when) / \(then)")
@@ -185,7 +194,7 @@ private let fakeReconcile: PolicyTestRunner.Reconcile = { request in
               - decisions: [ { type: a, action: schedule }, { type: b, localTime: { from: "10:30", to: "11:30" } } ]
                 batches: [ { title: "2 new", body: "and more", link: "app://inbox", threadId: "inbox" } ]
               - { add: [], keep: [a], update: [], cancel: [z] }
-              - { add: [c], keep: [a], cancel: [], deliveries: [ {}, {}, { key: "batch:g" } ] }
+              - { add: [c], keep: [a], cancel: [], deliveries: [ { key: c }, { key: "batch:g" }, { key: a } ] }
         """)
         #expect(!diagnostics.hasErrors, "\(diagnostics.items)")
         let runner = PolicyTestRunner(decide: { _, _ in .failure(RequestErrors([])) }, plan: fakePlan, reconcile: fakeReconcile)

@@ -132,6 +132,29 @@ extension Engine {
         return .success(Plan(decisions: result, batches: batches, deliveries: deliveries))
     }
 
+    /// The decisions a flush of `batchKey` delivers, among decisions made one at a time (in
+    /// their order): those in that batch, and before them a member type's decision scheduled
+    /// alone at the batch's start (its history entry formed the batch), joined to the batch as
+    /// `plan` joins it.
+    public func batchMembers(of batchKey: String, among decisions: [Decision]) -> [Decision] {
+        let inBatch = decisions.filter { $0.batch?.key == batchKey }
+        guard let sample = inBatch.first?.batch, let group = bundle.batching[sample.group] else { return inBatch }
+        let start = sample.flushAt - group.window
+        guard batchKey.hasSuffix(":" + ContractTime.format(start)) else { return inBatch }
+        // As `plan` does, the lone member joins: it is delivered with the batch, under its key.
+        let alone = decisions.filter {
+            $0.action == .schedule && $0.batch == nil && $0.deliverAt == start && group.members.contains($0.type)
+        }.map { decision in
+            var joined = decision
+            joined.action = .batch
+            joined.reason = "batched"
+            joined.batch = sample
+            joined.deliverAt = sample.flushAt
+            return joined
+        }
+        return alone + inBatch
+    }
+
     /// One notification for a batch or digest: with one member, that member's own
     /// notification; with more, the group's copy and link (`{count}` members, `{first}` the
     /// first member's body), delivered at the batch's flush time under the batch key.

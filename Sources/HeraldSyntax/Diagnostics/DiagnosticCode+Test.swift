@@ -15,10 +15,12 @@ extension DiagnosticCode {
     public static let testNegation = DiagnosticCode("H0614", "test-negation", "`not` in `then` is not a non-empty mapping of decision fields, or is nested")
     public static let testLocalTimeRange = DiagnosticCode("H0615", "test-local-time-range", "a `localTime` range is not `{ from: \"HH:MM\", to: \"HH:MM\" }`")
     public static let testSameBatch = DiagnosticCode("H0616", "test-same-batch", "`batch: { sameAs: n }` does not name an earlier trigger step")
+    public static let testBatchMembers = DiagnosticCode("H0617", "test-batch-members", "`members` in `then` is outside an entry of `batches`, or not a count of 1 or more")
+    public static let testResultMatch = DiagnosticCode("H0618", "test-result-match", "some entries of a `decisions`, `deliveries` or `batches` list name a `key` (or `channel`) and others do not")
 
     static let testCodes: [DiagnosticCode] = [
         .testFileStructure, .testUnknownKey, .testDuplicateName, .testStepMismatch, .testNoTests, .testInvalidInstant,
         .testStepKind, .testCandidates, .testPending, .testEvent, .testResultField, .testResultList, .testNegation,
-        .testLocalTimeRange, .testSameBatch,
+        .testLocalTimeRange, .testSameBatch, .testBatchMembers, .testResultMatch,
     ]
 }
