@@ -15,10 +15,24 @@ struct Explain: ParsableCommand {
     @Option(help: ArgumentHelp("The request JSON file, or `-` for standard input.", valueName: "file|-"))
     var request: String
 
+    @Option(help: "Output format: text (for people) or json.")
+    var format: ExplainFormat = .text
+
     func run() throws {
         let loaded = try DecisionInput.load(policyDirectory)
         let text = try DecisionInput.read(request)
-        let decision = try DecisionInput.decide(text, engine: loaded.engine)
-        print(Explanation.text(decision, sourceLine: DecisionInput.sourceLine(loaded.sources)))
+        // Every channel's decision of a `delivery: all` type; one decision for any other.
+        let decisions = try DecisionInput.decideAll(text, engine: loaded.engine)
+        let sourceLine = DecisionInput.sourceLine(loaded.sources)
+        switch format {
+        case .text: print(Explanation.text(decisions, sourceLine: sourceLine))
+        case .json: print(Explanation.json(decisions, sourceLine: sourceLine).serialized(pretty: true))
+        }
     }
+}
+
+/// `herald explain --format`.
+enum ExplainFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
 }

@@ -52,6 +52,42 @@ import Testing
         #expect(explanation.contains("| " + "  - { id: global-burst, scope: global, max: 1, per: 1m, over: defer }"))
     }
 
+    /// A `delivery: all` type: `explain` explains every channel's decision, not only the first.
+    static let paymentFailed = """
+        { "type": "N-BILLING-PAYMENT-FAILED", "at": "2026-03-10T15:00:00-04:00", "now": "2026-03-10T15:00:00-04:00", "params": { "eventId": "ev-9" },
+          "user": { "id": "u1", "account": true, "tier": "pro" }, "prefs": { "timezone": "America/New_York" },
+          "permission": "denied", "state": { "billing": { "issue": true } } }
+        """
+
+    @Test func explainExplainsEveryChannelOfADeliveryAllType() throws {
+        let loaded = try DecisionInput.load(policy)
+        let decisions = try DecisionInput.decideAll(Self.paymentFailed, engine: loaded.engine)
+        let text = Explanation.text(decisions, sourceLine: DecisionInput.sourceLine(loaded.sources))
+        let blocks = text.components(separatedBy: "\n\n")
+        #expect(blocks.count == 2)
+        // Push needs OS permission, which is denied; the in-app alert does not.
+        #expect(blocks.first?.hasPrefix("N-BILLING-PAYMENT-FAILED → suppress (system_denied) on push") == true)
+        #expect(blocks.last?.hasPrefix("N-BILLING-PAYMENT-FAILED → schedule (on_time) at 2026-03-10T15:00:00-04:00 on in_app") == true)
+
+        let json = Explanation.json(decisions, sourceLine: DecisionInput.sourceLine(loaded.sources))
+        let entries = json["explanations"]?.elements ?? []
+        #expect(entries.map { $0["channel"]?.stringValue } == ["push", "in_app"])
+        #expect(entries.map { $0["reason"]?.stringValue } == ["system_denied", "on_time"])
+        #expect(entries.allSatisfy { ($0["steps"]?.elements ?? []).count > 5 })
+        // A cited step quotes its YAML line.
+        #expect(entries.contains { ($0["steps"]?.elements ?? []).contains { $0["line"]?.stringValue?.contains(" | ") == true } })
+    }
+
+    @Test func explainOfASingleChannelTypeIsUnchanged() throws {
+        let loaded = try DecisionInput.load(policy)
+        let text = try DecisionInput.read(TestSupport.path("docs/examples/inbox-burst.json"))
+        let decision = try DecisionInput.decide(text, engine: loaded.engine)
+        let decisions = try DecisionInput.decideAll(text, engine: loaded.engine)
+        let sourceLine = DecisionInput.sourceLine(loaded.sources)
+        #expect(Explanation.text(decisions, sourceLine: sourceLine) == Explanation.text(decision, sourceLine: sourceLine))
+        #expect(Explanation.json(decisions, sourceLine: sourceLine)["explanations"]?.elements?.count == 1)
+    }
+
     @Test func missingPolicyDirectoryIsAUsageError() {
         #expect(throws: ValidationError.self) { try DecisionInput.load("/nonexistent/policy") }
     }

@@ -13,14 +13,44 @@ public enum Explanation {
     /// The text of one line of a source file (1-based), or nil when unknown.
     public typealias SourceLines = (_ path: String, _ line: Int) -> String?
 
-    /// Renders `decision`'s trace. `sourceLine` supplies the YAML text of cited lines.
-    public static func text(_ decision: Decision, sourceLine: SourceLines) -> String {
+    /// Renders the traces of a trigger's decisions (`Engine.decideAll`): one decision as
+    /// `text(_:sourceLine:)`; several (a `delivery: all` type, one per channel) one block each,
+    /// in channel order, separated by a blank line, each head naming its channel.
+    public static func text(_ decisions: [Decision], sourceLine: SourceLines) -> String {
+        guard decisions.count > 1 else { return decisions.first.map { text($0, sourceLine: sourceLine) } ?? "" }
+        return decisions.map { text($0, sourceLine: sourceLine, namingChannel: true) }.joined(separator: "\n\n")
+    }
+
+    /// The explanation as JSON: `{ "type", "explanations": [ … ] }`, one entry per decision (per
+    /// channel of a `delivery: all` type) with its `channel`, `action`, `reason`, `deliverAt`,
+    /// `rule`, `cap`, `batch` and `steps` — the trace, each cited step with `line`, the quoted
+    /// YAML line (`33 | …`).
+    public static func json(_ decisions: [Decision], sourceLine: SourceLines) -> JSON {
+        let entries: [JSON] = decisions.map { decision in
+            let full = decision.json()
+            var members: [JSON.Member] = []
+            for key in ["channel", "action", "reason", "deliverAt", "localDeliverAt", "fallback", "rule", "cap", "batch"] {
+                if let value = full[key] { members.append(JSON.Member(key, value)) }
+            }
+            members.append(JSON.Member("steps", .array(decision.trace.map { step in
+                var entry = step.json().members ?? []
+                if let source = step.source, let quoted = quote(source, sourceLine) { entry.append(JSON.Member("line", .string(quoted))) }
+                return .object(entry)
+            })))
+            return .object(members)
+        }
+        return ["type": .string(decisions.first?.type ?? ""), "explanations": .array(entries)]
+    }
+
+    /// Renders `decision`'s trace. `sourceLine` supplies the YAML text of cited lines;
+    /// `namingChannel` names the channel in the head even when the decision is a suppression.
+    public static func text(_ decision: Decision, sourceLine: SourceLines, namingChannel: Bool = false) -> String {
         var out: [String] = []
         var head = "\(decision.type) → \(decision.action.rawValue) (\(decision.reason))"
         if decision.action != .suppress, let at = decision.deliverAt {
             head += " at " + ContractTime.format(at, offsetSeconds: decision.utcOffset)
         }
-        if let channel = decision.channel, decision.action != .suppress { head += " on \(channel)" }
+        if let channel = decision.channel, decision.action != .suppress || namingChannel { head += " on \(channel)" }
         if let fallback = decision.fallback { head += " (fallback \(fallback))" }
         out.append(head)
         let width = decision.trace.map(\.stage.rawValue.count).max() ?? 0
