@@ -7,7 +7,9 @@ For every bundle in policies/*/ this deletes, one at a time, each suppression ru
 (`backoff[i]`, and its count, `within`, `opened`, `for` and cap changed one at a time), each
 quiet-hours setting (the policy's `quietHours` section and `defaults.quietHours`), each type's
 `delivery: all`, each category's `keepChannels` and each word of the policy's `exemptions`
-lists, shortens each idempotency key of two or more parts (drops its last placeholder), and
+lists, each `threadId` (of a type, a category, a batch group or a digest; not one equal to
+the default, the category's, group's or digest's own name), each digest's
+`single: summary` (back to the default `member`), shortens each idempotency key of two or more parts (drops its last placeholder), and
 reverts each type's `timing.judgedAt` / `past` / `sameDay` to its default and each `delivery.*`
 read in a suppression rule to `local.*` / `trigger.at`, in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
@@ -107,6 +109,20 @@ def mutations(catalog_dir, policy_dir):
                     def mutate(d, c=name):
                         del d["categories"][c]["keepChannels"]
                     found.append((f"delete `keepChannels` of category `{name}`", path, mutate))
+        # A thread id declared by a type, a category, a batch group or a digest (Rin §6.3), and a
+        # digest that stays a summary with one member (Handz §10.2): each deleted. A category's,
+        # group's or digest's thread id equal to its own name is what it defaults to, so deleting
+        # it changes nothing (an equivalent mutation) and is not tried.
+        for section in ("types", "categories", "batching", "digests"):
+            for name, body in (doc.get(section) or {}).items() if isinstance(doc.get(section), dict) else []:
+                if isinstance(body, dict) and "threadId" in body and not (section != "types" and body["threadId"] == name):
+                    def mutate(d, s=section, n=name):
+                        del d[s][n]["threadId"]
+                    found.append((f"delete `threadId` of {section} `{name}`", path, mutate))
+                if section == "digests" and isinstance(body, dict) and body.get("single") == "summary":
+                    def mutate(d, n=name):
+                        del d["digests"][n]["single"]
+                    found.append((f"delete `single: summary` of digest `{name}`", path, mutate))
         exemptions = doc.get("exemptions")
         if isinstance(exemptions, dict):
             for hatch, words in exemptions.items():
