@@ -34,19 +34,31 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         /// The type's `subject` template rendered for this request, when not empty.
         var renderedSubject: String?
         let prefs: EffectivePreferences
-        /// How many trace records the stages wrote (the first `TraceRecords.capacity` are in
-        /// the tail after the value slots, the rest, which the pipeline never makes, here).
-        var recordCount = 0
         var moreRecords: [TraceRecord] = []
-        /// Slots `0 ..< fieldCount` are `engine.fields`, then the type's params.
-        let fieldCount: Int
-        let slotCount: Int
         /// The candidate delivery instant (`delivery.*`), `Int.min` until the run computes it
         /// (only for a type whose table says `judgesAtDelivery`).
         var deliveryAt = Int.min
+        /// Slots `0 ..< fieldCount` are `engine.fields`, then the type's params. The counts
+        /// below are 32-bit and packed with the flag so that the header stays small: the
+        /// context is one `malloc` per decision, and one of more than 1,032 bytes misses
+        /// glibc's per-thread cache (about 400 instructions more a decision, allocating and
+        /// freeing; the Handz context is 1,024 bytes). See docs/performance.md, "Counted".
+        let fieldCount32: Int32
+        let slotCount32: Int32
+        /// How many trace records the stages wrote (the first `TraceRecords.capacity` are in
+        /// the tail after the value slots, the rest, which the pipeline never makes, in
+        /// `moreRecords`).
+        var recordCount32: Int32 = 0
         /// `timing.judgedAt: delivery`: `since()`, `local.*` and `sent(…)` windows read
         /// `deliveryAt` instead of `now` / the trigger.
         var judgedAtDelivery = false
+
+        var fieldCount: Int { @inline(__always) get { Int(fieldCount32) } }
+        var slotCount: Int { @inline(__always) get { Int(slotCount32) } }
+        var recordCount: Int {
+            @inline(__always) get { Int(recordCount32) }
+            @inline(__always) set { recordCount32 = Int32(truncatingIfNeeded: newValue) }
+        }
     }
 
     /// A context for `request` with every slot absent; the caller converts the request's
@@ -57,7 +69,9 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         let fieldCount = engine.core.fields.count
         let slotCount = fieldCount + table.paramNames.count
         let fields = Fields(core: engine.core, table: table, request: request, ledger: ledger, now: now,
-                            userID: "", renderedSubject: nil, prefs: prefs, fieldCount: fieldCount, slotCount: slotCount)
+                            userID: "", renderedSubject: nil, prefs: prefs,
+                            // A bundle's fields and a type's params are counted in the hundreds at most.
+                            fieldCount32: Int32(fieldCount), slotCount32: Int32(slotCount))
         let buffer = create(minimumCapacity: slotCount + recordSpace) { _ in fields }
         let context = unsafeDowncast(buffer, to: RequestContext.self)
         context.withUnsafeMutablePointerToElements { $0.initialize(repeating: .null, count: slotCount) }

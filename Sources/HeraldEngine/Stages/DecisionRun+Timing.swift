@@ -38,7 +38,7 @@ extension DecisionRun {
 
     /// The aligned instant is already past when decided, and the type says `past: skip`.
     var isMissed: Bool {
-        type.timing.past == .skip && aligned < context.now
+        table.skipsPast && aligned < context.now
     }
 
     /// Computes the candidate delivery instant (the aligned instant moved out of quiet hours

@@ -51,6 +51,9 @@ final class TypeTable: Sendable {
     let timingRead: ReadSlot?
     /// `timing.judgedAt: delivery`: conditions are judged at the candidate delivery instant.
     let judgesAtDelivery: Bool
+    /// `timing.past: skip`: a delivery instant already past is `missed` (read once here, not
+    /// through the type's timing on every decision).
+    let skipsPast: Bool
     /// The run computes the candidate delivery instant before eligibility: the type is judged
     /// at delivery, or one of its conditions reads `delivery.*`. False for every other type,
     /// which pays nothing.
@@ -194,6 +197,7 @@ final class TypeTable: Sendable {
         }
         requiredPaths = required
         judgesAtDelivery = type.timing.judgedAt == .delivery
+        skipsPast = type.timing.past == .skip
         computesDelivery = judgesAtDelivery
             || expressions.contains { $0.referencedPaths.contains { $0.first == "delivery" } }
         var slots: [String: Int] = [:]
