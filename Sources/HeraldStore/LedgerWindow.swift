@@ -90,9 +90,18 @@ public struct LedgerWindow: Sendable, Hashable {
         mutating func add(_ cap: Cap) {
             if let cooldown = cap.cooldown { add(seconds: cooldown) }
             if let days = cap.cooldownDays { add(seconds: (days + 1) * 86_400) }
-            if let per = cap.per {
-                let names = cap.match.isEmpty ? [] : cap.match
-                add(per, counting: names, scope: cap.scope)
+            if let per = cap.per { add(per, counting: counted(by: cap), scope: cap.scope) }
+        }
+
+        /// The type or category names a cap counts: its `match`, else (a type's own cap) its
+        /// type or that type's category; empty: every type.
+        func counted(by cap: Cap) -> [String] {
+            guard cap.match.isEmpty else { return cap.match }
+            guard let owner = cap.owner else { return [] }
+            switch cap.scope {
+            case .type: return [owner]
+            case .category: return bundle.types.first { $0.id == owner }.map { [$0.category] } ?? []
+            default: return []
             }
         }
 

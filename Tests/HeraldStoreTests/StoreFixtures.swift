@@ -28,8 +28,9 @@ enum StoreFixtures {
     struct FixtureError: Error { var message: String }
 
     /// One type `ping` (immediate, keyed by its `id` param) under a hard global cap of `cap` a day.
-    static func bundle(cap: Int, extra: String = "") -> String {
-        """
+    /// `types` is more type entries, indented two spaces (they join `types:`).
+    static func bundle(cap: Int, types: String = "") -> String {
+        let head = """
         app: { name: Store, scheme: store }
         channels:
           push: { kind: push }
@@ -44,10 +45,13 @@ enum StoreFixtures {
             params: { id: string }
             idempotencyKey: "ping:{id}"
             copy: { body: "Ping {id}." }
+
+        """
+        return head + types + """
         defaults: { timezone: UTC }
         caps:
           - { id: daily, scope: global, max: \(cap), per: day }
-        \(extra)
+
         """
     }
 
@@ -59,4 +63,30 @@ enum StoreFixtures {
 
     /// 2026-03-09T10:00:00Z.
     static let monday = 1_773_050_400
+}
+
+extension StoreFixtures {
+    /// A product of this package's build (next to the test bundle, else `.build/debug`).
+    static func builtBinary(_ name: String) -> String? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var candidates: [URL] = []
+        for start in [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments.first ?? "")] {
+            var directory = start.deletingLastPathComponent()
+            for _ in 0 ..< 4 {
+                candidates.append(directory.appendingPathComponent(name))
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
+        return candidates.map(\.path).first { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+                && FileManager.default.isExecutableFile(atPath: path)
+        }
+    }
+
+    /// The repository root.
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
 }
