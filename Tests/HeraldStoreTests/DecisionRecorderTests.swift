@@ -138,4 +138,31 @@ import Testing
         // The failed key was not stored.
         #expect(try await !recorder.decide(StoreFixtures.request(user: "u1", id: "a", at: t), idempotencyKey: "bad").replayed)
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func reconcileRecordsAdditionsAndCancellationsAndIsIdempotent(_ kind: StoreKind) async throws {
+        let recorder = try recorder(kind, cap: 5)
+        func plan(_ ids: [String]) throws -> PlanRequest {
+            let candidates = ids.map { #"{"type": "ping", "at": "2026-03-09T11:00:00Z", "params": {"id": "\#($0)"}}"# }
+            return try PlanRequest.parse("""
+                {"now": "2026-03-09T10:00:00Z", "horizon": "7d", "user": {"id": "u1"}, "permission": "granted",
+                 "candidates": [\(candidates.joined(separator: ", "))]}
+                """)
+        }
+        let first = try await recorder.reconcile(try plan(["a", "b"]))
+        #expect(first.recorded.map(\.key) == ["ping:a", "ping:b"])
+        let again = try await recorder.reconcile(try plan(["a", "b"]))
+        #expect(again.recorded.isEmpty)
+        let unchanged = try JSON.parse(again.response)
+        #expect(unchanged["add"]?.elements?.isEmpty == true && unchanged["cancel"]?.elements?.isEmpty == true)
+        #expect(unchanged["keep"]?.elements?.count == 2)
+        let fewer = try await recorder.reconcile(try plan(["a"]))
+        #expect(try JSON.parse(fewer.response)["cancel"]?.elements?.first?["key"]?.stringValue == "ping:b")
+        let ledger = try await recorder.ledger(user: "u1")
+        #expect(ledger.map { "\($0.entry.key) \($0.entry.status)" } == ["ping:a scheduled", "ping:b cancelled"])
+        // Candidates of two users are refused.
+        var mixed = try plan(["a"])
+        mixed.candidates.append(StoreFixtures.request(user: "u2", id: "z", at: t))
+        await #expect(throws: RequestErrors.self) { try await recorder.reconcile(mixed) }
+    }
 }
