@@ -3,6 +3,7 @@
 // then times `decisions` decide-and-record units (DecisionRecorder over SQLiteLedgerStore), one
 // at a time on one task, for random users. Prints throughput per wall second and per CPU second
 // (the process's user + system time: "per core"), and p50/p90/p99/max latency.
+// HERALD_BENCH_NO_KEY=1 leaves the idempotency keys out (no stored responses).
 // Default: 10,000 rows over 1,000 users, then 1,000,000 rows over 100,000 users, 20,000 decisions each.
 import Foundation
 import GRDB
@@ -70,6 +71,8 @@ if args.count >= 3 {
 }
 
 let start = 1_773_050_400  // 2026-03-09T10:00:00Z
+// HERALD_BENCH_NO_KEY=1: no idempotency keys (nothing but the entry is written).
+let useKeys = ProcessInfo.processInfo.environment["HERALD_BENCH_NO_KEY"] != "1"
 for run in runs {
     let path = directory.appendingPathComponent("ledger-\(run.rows).db").path
     // Seed: one transaction of plain inserts through the store's own schema.
@@ -111,7 +114,7 @@ for run in runs {
                                       user: ["id": .string("user\(user)")], permission: .granted,
                                       params: ["id": .string("b\(i)")])
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let result = try await recorder.decide(request, idempotencyKey: "req-\(i)")
+        let result = try await recorder.decide(request, idempotencyKey: useKeys ? "req-\(i)" : nil)
         latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         if !result.recorded.isEmpty { scheduled += 1 }
     }
