@@ -2,23 +2,54 @@ import ArgumentParser
 import Foundation
 import HeraldEngine
 import HeraldPolicy
+import HeraldStore
 import HeraldSyntax
 
 /// `herald decide <policy-dir> --request <file|->`: one decision as JSON.
-struct Decide: ParsableCommand {
+struct Decide: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Decide one notification request and print the decision as JSON.",
         discussion: """
             The request is the JSON of docs/decisions.md; `-` reads it from standard input.
-            Exit codes: 0 decided, 1 the policy is invalid or the request is bad, 64 bad usage.
+            With `--store`, the decision is made against the user's stored ledger and what it schedules \
+            is recorded, atomically (docs/store.md); the request's `history` is not read. Without it, \
+            the decision is pure.
+            Exit codes: 0 decided, 1 the policy is invalid, the request is bad or the store failed, 64 bad usage.
             """
     )
 
     @OptionGroup var options: RequestOptions
 
-    func run() throws {
+    @Option(help: ArgumentHelp("Decide against and record in this ledger store: `sqlite:PATH`; default: none (pure).", valueName: "url"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("With --store: the request's idempotency key; a key already decided returns the stored decision.",
+                               valueName: "key"))
+    var idempotencyKey: String?
+
+    func run() async throws {
         let loaded = try DecisionInput.load(options.policyDirectory)
         let text = try DecisionInput.read(options.request)
+        if let store {
+            let request: DecisionRequest
+            do {
+                request = try DecisionRequest.parse(text)
+            } catch {
+                try DecisionInput.fail(error)
+            }
+            let result = try await StoreOpener.run {
+                let recorder = DecisionRecorder(engine: loaded.engine, store: try StoreOpener.open(store))
+                return try await recorder.decide(request, idempotencyKey: idempotencyKey)
+            }
+            // The stored bytes as they are with --compact; re-indented otherwise.
+            if options.compact {
+                print(result.response)
+            } else {
+                print((try? JSON.parse(result.response))?.serialized(pretty: true) ?? result.response)
+            }
+            return
+        }
+        guard idempotencyKey == nil else { throw ValidationError("`--idempotency-key` needs `--store`") }
         let decisions = try DecisionInput.decideAll(text, engine: loaded.engine)
         print(DecisionInput.json(decisions, engine: loaded.engine).serialized(pretty: !options.compact))
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Herald: ParsableCommand {
+struct Herald: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Herald: a rules-as-data notification policy engine.",
@@ -9,6 +9,7 @@ struct Herald: ParsableCommand {
             Exit codes: 0 ok, 1 the policy is invalid (or a test failed), 64 bad usage.
             """,
         version: "0.1.0",
-        subcommands: [Validate.self, Test.self, Decide.self, Explain.self, PlanCommand.self, ReconcileCommand.self, PromptCommand.self, Schema.self]
+        subcommands: [Validate.self, Test.self, Decide.self, Explain.self, PlanCommand.self, ReconcileCommand.self, PromptCommand.self, Schema.self,
+                      EventCommand.self, LedgerCommand.self]
     )
 }

@@ -1,0 +1,130 @@
+// `HeraldStoreBenchmark [rows users decisions]…`: for each (rows, users), seeds a fresh SQLite
+// ledger (WAL) with `rows` entries spread over `users` users and the 30 days before the run,
+// then times `decisions` decide-and-record units (DecisionRecorder over SQLiteLedgerStore), one
+// at a time on one task, for random users. Prints throughput per wall second and per CPU second
+// (the process's user + system time: "per core"), and p50/p90/p99/max latency.
+// HERALD_BENCH_NO_KEY=1 leaves the idempotency keys out (no stored responses).
+// Default: 10,000 rows over 1,000 users, then 1,000,000 rows over 100,000 users, 20,000 decisions each.
+import Foundation
+import GRDB
+import HeraldEngine
+import HeraldPolicy
+import HeraldSQLite
+import HeraldStore
+
+let bundleYAML = """
+    app: { name: Bench, scheme: bench }
+    channels:
+      push: { kind: push }
+    categories:
+      news: { title: News }
+      social: { title: Social }
+    routes:
+      home: { url: "bench://home" }
+    types:
+      ping:
+        category: news
+        channels: [push]
+        params: { id: string }
+        idempotencyKey: "ping:{id}"
+        caps: [ { max: 20, per: day } ]
+        copy: { body: "Ping {id}." }
+      like:
+        category: social
+        channels: [push]
+        params: { id: string }
+        subject: "{id}"
+        idempotencyKey: "like:{id}"
+        copy: { body: "Someone liked {id}." }
+    defaults: { timezone: Europe/Berlin, quietHours: { start: "23:00", end: "06:00" } }
+    quietHours: { during: defer }
+    caps:
+      - { id: daily, scope: global, max: 40, per: day }
+      - { id: weekly, scope: category, match: [social], max: 100, per: week }
+      - { id: burst, scope: global, max: 5, per: 1m, over: defer }
+    """
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-store-bench-\(getpid())")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+try bundleYAML.write(to: directory.appendingPathComponent("bundle.yaml"), atomically: true, encoding: .utf8)
+guard let bundle = Validator.validate(directory.path, lints: false).bundle else { fatalError("the benchmark bundle does not compile") }
+let engine = Engine(bundle: bundle)
+
+var runs: [(rows: Int, users: Int, decisions: Int)] = []
+let args = Array(CommandLine.arguments.dropFirst()).compactMap { Int($0) }
+if args.count >= 3 {
+    for i in stride(from: 0, to: args.count - 2, by: 3) { runs.append((args[i], args[i + 1], args[i + 2])) }
+} else {
+    runs = [(10_000, 1_000, 20_000), (1_000_000, 100_000, 20_000)]
+}
+
+let start = 1_773_050_400  // 2026-03-09T10:00:00Z
+// HERALD_BENCH_NO_KEY=1: no idempotency keys (nothing but the entry is written).
+let useKeys = ProcessInfo.processInfo.environment["HERALD_BENCH_NO_KEY"] != "1"
+for run in runs {
+    let path = directory.appendingPathComponent("ledger-\(run.rows).db").path
+    // Seed: one transaction of plain inserts through the store's own schema.
+    _ = try SQLiteLedgerStore(path: path)
+    let seedStart = Date()
+    let queue = try DatabaseQueue(path: path)
+    var generator = SystemRandomNumberGenerator()
+    try queue.write { db in
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO entry (user, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
+            VALUES (?, ?, ?, NULL, 'push', ?, ?, NULL, ?, ?)
+            """)
+        let statuses = ["delivered", "opened", "dismissed", "delivered"]
+        for i in 0 ..< run.rows {
+            let at = start - Int.random(in: 0 ..< 30 * 86_400, using: &generator)
+            try insert.execute(arguments: ["user\(i % run.users)", "seed:\(i)", i % 3 == 0 ? "like" : "ping", at,
+                                           statuses[i % 4], at, at])
+        }
+    }
+    try queue.close()
+    let seeded = Date().timeIntervalSince(seedStart)
+    let store = try SQLiteLedgerStore(path: path)
+    let recorder = DecisionRecorder(engine: engine, store: store)
+    // Warm up the caches and the statement cache.
+    for i in 0 ..< 500 {
+        let request = DecisionRequest(type: "ping", at: start, now: start, user: ["id": .string("user\(i % run.users)")],
+                                      permission: .granted, params: ["id": .string("warm\(i)")])
+        _ = try await recorder.decide(request)
+    }
+    var latencies: [Double] = []
+    latencies.reserveCapacity(run.decisions)
+    var scheduled = 0
+    let cpu0 = cpuSeconds()
+    let wall0 = DispatchTime.now().uptimeNanoseconds
+    for i in 0 ..< run.decisions {
+        let user = Int.random(in: 0 ..< run.users, using: &generator)
+        let now = start + 60 + i
+        let request = DecisionRequest(type: i % 3 == 0 ? "like" : "ping", at: now, now: now,
+                                      user: ["id": .string("user\(user)")], permission: .granted,
+                                      params: ["id": .string("b\(i)")])
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let result = try await recorder.decide(request, idempotencyKey: useKeys ? "req-\(i)" : nil)
+        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        if !result.recorded.isEmpty { scheduled += 1 }
+    }
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9
+    let cpu = cpuSeconds() - cpu0
+    latencies.sort()
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    print(String(format: "rows %d users %d (seeded in %.1f s, %.0f MB): %d decide-and-record in %.2f s wall, %.2f s CPU; "
+                     + "%.0f/s wall, %.0f/s per CPU-second; %d recorded; latency ms p50 %.3f p90 %.3f p99 %.3f max %.2f",
+                 run.rows, run.users, seeded, Double(size) / 1e6, run.decisions, wall, cpu,
+                 Double(run.decisions) / wall, Double(run.decisions) / cpu, scheduled,
+                 percentile(latencies, 0.5), percentile(latencies, 0.9), percentile(latencies, 0.99), latencies.last ?? 0))
+}

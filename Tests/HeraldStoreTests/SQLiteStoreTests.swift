@@ -1,0 +1,79 @@
+import Foundation
+import HeraldEngine
+import HeraldSQLite
+import HeraldStore
+import Testing
+
+/// The SQLite file: migrations, a newer schema, a damaged file.
+@Suite struct SQLiteStoreTests {
+    func temporaryFile() -> String {
+        StoreFixtures.temporaryDirectory().appendingPathComponent("ledger.db").path
+    }
+
+    @Test func migratesAnEmptyFileAndReopensWithoutChange() async throws {
+        let path = temporaryFile()
+        let engine = try StoreFixtures.engine(StoreFixtures.bundle(cap: 3))
+        do {
+            let recorder = DecisionRecorder(engine: engine, store: try SQLiteLedgerStore(path: path))
+            _ = try await recorder.decide(StoreFixtures.request(user: "u1", id: "a", at: StoreFixtures.monday), idempotencyKey: "k")
+        }
+        // Reopened (another process would do the same): the migration is not run twice, rows are kept.
+        let reopened = DecisionRecorder(engine: engine, store: try SQLiteLedgerStore(path: path))
+        #expect(try await reopened.ledger(user: "u1").map(\.entry.key) == ["ping:a"])
+        #expect(try await reopened.decide(StoreFixtures.request(user: "u1", id: "b", at: StoreFixtures.monday), idempotencyKey: "k").replayed)
+        #expect(try sqlite(path, "SELECT identifier FROM grdb_migrations") == "v1-ledger")
+        #expect(try sqlite(path, "PRAGMA journal_mode") == "wal")
+    }
+
+    @Test func refusesASchemaWrittenByANewerHerald() async throws {
+        let path = temporaryFile()
+        _ = try SQLiteLedgerStore(path: path)
+        _ = try sqlite(path, "INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')")
+        #expect {
+            _ = try SQLiteLedgerStore(path: path)
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .schemaTooNew && error.message.contains("v2-from-the-future") && error.message.contains(path)
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsAClearError() throws {
+        let path = temporaryFile()
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try SQLiteLedgerStore(path: path)
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .corruptDatabase && error.message.contains(path)
+        }
+    }
+
+    @Test func aDamagedDatabaseIsAClearError() async throws {
+        let path = temporaryFile()
+        do {
+            let recorder = DecisionRecorder(engine: try StoreFixtures.engine(StoreFixtures.bundle(cap: 1000)),
+                                            store: try SQLiteLedgerStore(path: path))
+            for i in 0 ..< 300 {
+                _ = try await recorder.decide(StoreFixtures.request(user: "u\(i)", id: "a", at: StoreFixtures.monday))
+            }
+        }
+        _ = try sqlite(path, "PRAGMA wal_checkpoint(TRUNCATE)")
+        // Overwrite the pages after the first with garbage; the header stays valid.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096 * 4))
+        try handle.close()
+        await #expect {
+            let store = try SQLiteLedgerStore(path: path)
+            _ = try await store.entries(user: "u1")
+        } throws: { error in
+            (error as? StoreError)?.code == .corruptDatabase
+        }
+    }
+
+    /// Runs one statement with the `sqlite3` shell-free C API through GRDB's own file (a second
+    /// connection, as another process would).
+    func sqlite(_ path: String, _ sql: String) throws -> String? {
+        try SQLiteProbe.scalar(path: path, sql: sql)
+    }
+}
