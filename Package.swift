@@ -16,10 +16,11 @@ var targets: [Target] = [
     .target(name: "HeraldPolicy", dependencies: ["HeraldSyntax"]),
     .target(name: "HeraldEngine", dependencies: ["HeraldPolicy"], exclude: ["HotPath/README.md"]),
     .target(name: "HeraldTesting", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine"]),
+    .target(name: "HeraldSimulate", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine"]),
     .executableTarget(
         name: "herald",
         dependencies: [
-            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting",
+            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting", "HeraldSimulate",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),
@@ -27,7 +28,8 @@ var targets: [Target] = [
     .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine"]),
+    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldSimulate"]),
+    .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
 ]
 
 for index in targets.indices where targets[index].type != .system {
@@ -42,6 +44,7 @@ let package = Package(
         .library(name: "HeraldPolicy", targets: ["HeraldPolicy"]),
         .library(name: "HeraldEngine", targets: ["HeraldEngine"]),
         .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
+        .library(name: "HeraldSimulate", targets: ["HeraldSimulate"]),
         .executable(name: "herald", targets: ["herald"]),
     ],
     dependencies: [

@@ -9,6 +9,6 @@ struct Herald: ParsableCommand {
             Exit codes: 0 ok, 1 the policy is invalid (or a test failed), 64 bad usage.
             """,
         version: "0.1.0",
-        subcommands: [Validate.self, Test.self, Decide.self, Explain.self, PlanCommand.self, ReconcileCommand.self, PromptCommand.self, Schema.self]
+        subcommands: [Validate.self, Test.self, Decide.self, Explain.self, PlanCommand.self, ReconcileCommand.self, PromptCommand.self, Schema.self, Simulate.self, DiffCommand.self]
     )
 }
