@@ -1,11 +1,16 @@
 import Foundation
+import HeraldEngine
 import HeraldPolicy
+import HeraldSimulate
 import HeraldSyntax
 import Testing
 
 /// The golden harness over `Tests/Fixtures/diagnostics/<CODE>-<slug>/`: each directory is a
 /// small broken bundle with one realistic mistake, an `expect` file (`<CODE> <file>:<line>:<col>`
 /// per line, paths relative to the directory) and `expected.txt`, the text rendering.
+///
+/// A directory holding `scenario.yaml` is a simulation scenario's fixture (H07xx): the scenario
+/// is read against `policies/handz` instead of validating the directory as a bundle.
 ///
 /// Regenerate the renderings with `HERALD_UPDATE_GOLDEN=1 swift test --filter DiagnosticFixtureTests`
 /// and review the diff.
@@ -82,7 +87,7 @@ import Testing
     @Test(arguments: fixtureNames)
     func fixture(_ name: String) throws {
         let directory = Self.fixturesRoot + "/" + name
-        let result = Validator.validate(directory)
+        let result = Self.diagnose(directory)
         let renderer = DiagnosticRenderer(format: .text, color: false, relativeTo: directory)
         let produced = result.diagnostics.items.map { diagnostic in
             (code: diagnostic.code.id, place: diagnostic.span.map { renderer.displayLocation($0.start) })
@@ -117,6 +122,24 @@ import Testing
             return
         }
         #expect(rendering == golden, "\(name): the rendering differs from expected.txt (HERALD_UPDATE_GOLDEN=1 regenerates it)")
+    }
+
+    /// The engine scenario fixtures are read against.
+    static let handzEngine: Engine? = Validator.validate(TestSupport.path("policies/handz"), lints: false).bundle.map(Engine.init(bundle:))
+
+    /// Validates a bundle fixture, or reads a scenario fixture against `policies/handz`.
+    static func diagnose(_ directory: String) -> (diagnostics: Diagnostics, sources: [String: SourceFile]) {
+        let scenario = directory + "/scenario.yaml"
+        guard FileManager.default.fileExists(atPath: scenario) else {
+            let result = Validator.validate(directory)
+            return (result.diagnostics, result.sources)
+        }
+        guard let engine = handzEngine else {
+            Issue.record("policies/handz does not compile")
+            return (Diagnostics(), [:])
+        }
+        let result = ScenarioLoader.load(path: scenario, engine: engine)
+        return (result.diagnostics, result.source.map { [$0.path: $0] } ?? [:])
     }
 
     @Test func everyCodeHasAFixture() {
