@@ -16,11 +16,13 @@ var targets: [Target] = [
     .target(name: "HeraldPolicy", dependencies: ["HeraldSyntax"]),
     .target(name: "HeraldEngine", dependencies: ["HeraldPolicy"], exclude: ["HotPath/README.md"]),
     .target(name: "HeraldTesting", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine"]),
-    .target(name: "HeraldSimulate", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine"]),
+    .target(name: "HeraldStore", dependencies: ["HeraldPolicy", "HeraldEngine"]),
+    .target(name: "HeraldSQLite", dependencies: ["HeraldStore", "HeraldEngine", .product(name: "GRDB", package: "GRDB.swift")]),
+    .target(name: "HeraldSimulate", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldStore"]),
     .executableTarget(
         name: "herald",
         dependencies: [
-            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting", "HeraldSimulate",
+            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting", "HeraldStore", "HeraldSQLite", "HeraldSimulate",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),
@@ -28,8 +30,9 @@ var targets: [Target] = [
     .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald"]),
     .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldSimulate"]),
-    .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
 ]
 
 for index in targets.indices where targets[index].type != .system {
@@ -44,11 +47,14 @@ let package = Package(
         .library(name: "HeraldPolicy", targets: ["HeraldPolicy"]),
         .library(name: "HeraldEngine", targets: ["HeraldEngine"]),
         .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
+        .library(name: "HeraldStore", targets: ["HeraldStore"]),
+        .library(name: "HeraldSQLite", targets: ["HeraldSQLite"]),
         .library(name: "HeraldSimulate", targets: ["HeraldSimulate"]),
         .executable(name: "herald", targets: ["herald"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: targets
 )
