@@ -289,11 +289,14 @@ struct Reader {
                 values.append(option)
                 weights.append(weight)
             }
+            // Weights are relative when they add up to 1 or more; below 1, the rest is the
+            // chance the field is left unset (the policy's default applies).
             let total = weights.reduce(0, +)
+            let scale = total > 0.999 ? total : 1
             var running = 0.0
             let cumulative = weights.map { weight -> Double in
                 running += weight
-                return running / total
+                return running / scale
             }
             return values.isEmpty ? .literal(.null) : .pick(values, cumulative: cumulative)
         case "unique":

@@ -1,6 +1,7 @@
 public import HeraldEngine
 public import HeraldSyntax
 import Dispatch
+import HeraldStore
 import Synchronization
 
 /// Runs a scenario through the real engine on a virtual clock.
@@ -51,13 +52,14 @@ public struct Simulator: Sendable {
         let done = Atomic<Int>(0)
         let next = Atomic<Int>(0)
         let engine = self.engine, scenario = self.scenario
+        let window = LedgerWindow(bundle: engine.bundle)
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             while true {
                 let chunk = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard chunk < chunks else { return }
                 var partial = SimulationResult.Partial(days: days)
                 for index in chunk * chunkSize ..< min(users, (chunk + 1) * chunkSize) {
-                    var run = UserRun(engine: engine, scenario: scenario, index: index, days: days, seed: seed,
+                    var run = UserRun(engine: engine, scenario: scenario, window: window, index: index, days: days, seed: seed,
                                       keepMarks: index < options.sampleUsers)
                     partial.add(run.run(), sample: index < options.sampleUsers)
                 }
@@ -78,7 +80,7 @@ public struct Simulator: Sendable {
     /// before anything runs.
     public static func check(_ scenario: Scenario, engine: Engine) -> Diagnostics {
         var diagnostics = Diagnostics()
-        var run = UserRun(engine: engine, scenario: scenario, index: 0, days: 1, seed: scenario.seed, keepMarks: false)
+        var run = UserRun(engine: engine, scenario: scenario, window: LedgerWindow(bundle: engine.bundle), index: 0, days: 1, seed: scenario.seed, keepMarks: false)
         run.applyDay(0)
         if let error = run.outcome.errors["population"] {
             diagnostics.error(.scenarioRequest, "the population makes requests the engine rejects: \(error.message.replacingNewlines)", at: nil)

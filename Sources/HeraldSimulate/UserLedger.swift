@@ -1,29 +1,43 @@
 import HeraldEngine
+import HeraldStore
 
-/// One simulated user's ledger: the entries in the order they were made, and the engine's
-/// index over them, re-indexed lazily after an event changed an entry's status (events update
-/// entries by key, the latest entry with that key).
+/// One simulated user's ledger, kept as `InMemoryLedgerStore` keeps a user's rows but used
+/// synchronously on the user's own thread: the entries in the order they were made, and the
+/// engine's index over them, re-indexed lazily after an event changed an entry's status
+/// (events update the live entry with that key). Retention follows the store's
+/// `LedgerWindow`: when re-indexing, entries the policy can no longer look at are dropped, as
+/// `DecisionRecorder.prune(now:)` would delete them.
+///
+/// Why not `DecisionRecorder` over `InMemoryLedgerStore` itself: each of its decisions is an
+/// async unit of work that re-indexes the user's whole ledger, which costs more than the
+/// decision (docs/performance.md, Simulation); a simulation owns each user's ledger outright,
+/// so it keeps the index and rebuilds it only after an event.
 struct UserLedger {
     let engine: Engine
+    let window: LedgerWindow
     private(set) var entries: [HistoryEntry] = []
     private var positions: [String: Int] = [:]
     private var cached: LedgerIndex
     private var stale = false
 
-    init(engine: Engine) {
+    init(engine: Engine, window: LedgerWindow) {
         self.engine = engine
+        self.window = window
         cached = engine.ledger([])
     }
 
-    /// The index `decide` reads; rebuilt here when an event changed a status since the last read.
-    var index: LedgerIndex {
-        mutating get {
-            if stale {
-                cached = engine.ledger(entries)
-                stale = false
+    /// The index `decide` reads at `now`; rebuilt (and pruned) here when an event changed a
+    /// status since the last read.
+    mutating func index(now: Int) -> LedgerIndex {
+        if stale {
+            if let cutoff = window.pruneCutoff(now: now), entries.first.map({ $0.deliverAt < cutoff }) == true {
+                entries.removeAll { $0.deliverAt < cutoff && !window.lifetimeTypes.contains($0.type) }
+                positions = Dictionary(entries.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { _, last in last })
             }
-            return cached
+            cached = engine.ledger(entries)
+            stale = false
         }
+        return cached
     }
 
     mutating func insert(_ entry: HistoryEntry) {

@@ -1,5 +1,6 @@
 import HeraldEngine
 import HeraldPolicy
+import HeraldStore
 
 /// One simulated user's days on a virtual clock: triggers, the daily plan, deliveries, batch
 /// flushes and the user's opens and dismissals, in time order, through the real engine
@@ -11,7 +12,11 @@ struct UserRun {
     let days: Int
     let seed: UInt64
     let keepMarks: Bool
+    /// The user's world: population, triggers, params, changes. The same in every policy's run.
     var random: SimulationRandom
+    /// The user's reactions, drawn apart so that a policy that delivers differently does not
+    /// shift the world's draws: both runs of a diff see the same triggers.
+    var reactions: SimulationRandom
     let zone: Zone
     var ledger: UserLedger
     var outcome: UserOutcome
@@ -34,7 +39,7 @@ struct UserRun {
         var kind: Kind
     }
 
-    init(engine: Engine, scenario: Scenario, index: Int, days: Int, seed: UInt64, keepMarks: Bool) {
+    init(engine: Engine, scenario: Scenario, window: LedgerWindow, index: Int, days: Int, seed: UInt64, keepMarks: Bool) {
         self.engine = engine
         self.scenario = scenario
         self.index = index
@@ -51,6 +56,7 @@ struct UserRun {
         let user = ValueDraw.merge(["id": .string(userID)], ValueDraw.draw(scenario.population.user, random: &random, user: userID, counter: &counter, at: 0))
         let state = ValueDraw.draw(scenario.population.state, random: &random, user: userID, counter: &counter, at: 0)
         self.random = random
+        self.reactions = SimulationRandom(seed: seed ^ 0x5EED_BEAF_0000_0001, stream: UInt64(index))
         self.uniqueCounter = counter
         self.zone = Zone(identifier: timezone.stringValue ?? "UTC") ?? .utc
         self.userJSON = user
@@ -58,7 +64,7 @@ struct UserRun {
         self.stateJSON = state
         self.changesApplied = Array(repeating: false, count: scenario.changes.count)
         self.base = DecisionRequest(type: "", at: 0, now: 0, user: user, permission: Permission(rawValue: permission.stringValue ?? "") ?? .unknown)
-        self.ledger = UserLedger(engine: engine)
+        self.ledger = UserLedger(engine: engine, window: window)
         self.outcome = UserOutcome(days: days)
         outcome.userID = userID
         outcome.zone = zone.identifier
@@ -188,7 +194,7 @@ struct UserRun {
         advance(to: occurrence.at)
         let trigger = scenario.triggers[occurrence.trigger]
         let request = request(type: trigger.type, at: occurrence.at, now: occurrence.at, params: trigger.params, subject: trigger.subject)
-        switch engine.decideAll(request, ledger: ledger.index, now: occurrence.at) {
+        switch engine.decideAll(request, ledger: ledger.index(now: occurrence.at), now: occurrence.at) {
         case .failure(let errors):
             outcome.noteError(trigger.type, errors.description)
         case .success(let decisions):
@@ -293,15 +299,15 @@ struct UserRun {
         outcome.perDay[day] += 1
         outcome.deliveries += 1
         if let category { outcome.byCategory[category, default: 0] += 1 }
-        let reactions = category.flatMap { scenario.behaviour.categories[$0] }
-        let open = reactions.map { $0.open } ?? scenario.behaviour.open
-        let dismiss = reactions.map { $0.dismiss } ?? scenario.behaviour.dismiss
-        if let open, random.chance(open.probability) {
-            let delay = random.int(in: open.delay.lowerBound..<(open.delay.upperBound + 1))
+        let categoryReactions = category.flatMap { scenario.behaviour.categories[$0] }
+        let open = categoryReactions.map { $0.open } ?? scenario.behaviour.open
+        let dismiss = categoryReactions.map { $0.dismiss } ?? scenario.behaviour.dismiss
+        if let open, reactions.chance(open.probability) {
+            let delay = reactions.int(in: open.delay.lowerBound..<(open.delay.upperBound + 1))
             for key in keys { schedule(at: instant + delay, .open(key)) }
             if let markIndex { outcome.marks[markIndex].reaction = "opened after \(Self.duration(delay))" }
-        } else if let dismiss, random.chance(dismiss.probability) {
-            let delay = random.int(in: dismiss.delay.lowerBound..<(dismiss.delay.upperBound + 1))
+        } else if let dismiss, reactions.chance(dismiss.probability) {
+            let delay = reactions.int(in: dismiss.delay.lowerBound..<(dismiss.delay.upperBound + 1))
             for key in keys { schedule(at: instant + delay, .dismiss(key)) }
             if let markIndex { outcome.marks[markIndex].reaction = "dismissed after \(Self.duration(delay))" }
         }

@@ -3,14 +3,23 @@ import HeraldEngine
 /// Draws concrete JSON values from a scenario's value specs with the user's generator.
 enum ValueDraw {
     static func draw(_ spec: ValueSpec, random: inout SimulationRandom, user: String, counter: inout Int, at: Int) -> JSON {
+        drawOrUnset(spec, random: &random, user: user, counter: &counter, at: at) ?? .null
+    }
+
+    /// nil: a pick whose weights add up to less than 1 left the value unset (an object drops
+    /// the field, so the policy's default applies).
+    static func drawOrUnset(_ spec: ValueSpec, random: inout SimulationRandom, user: String, counter: inout Int, at: Int) -> JSON? {
         switch spec {
         case .literal(let json): return json
         case .object(let fields):
-            return .object(fields.map { JSON.Member($0.0, draw($0.1, random: &random, user: user, counter: &counter, at: at)) })
+            return .object(fields.compactMap { field in
+                drawOrUnset(field.1, random: &random, user: user, counter: &counter, at: at).map { JSON.Member(field.0, $0) }
+            })
         case .array(let items):
             return .array(items.map { draw($0, random: &random, user: user, counter: &counter, at: at) })
         case .pick(let options, let cumulative):
             let u = random.unit()
+            guard let last = cumulative.last, u < last else { return nil }
             var low = 0, high = cumulative.count - 1
             while low < high {
                 let mid = (low + high) / 2
