@@ -106,7 +106,7 @@ public enum WeekPicture {
     /// One sample user's week.
     static func week(_ sample: SimulationResult.Sample, result: SimulationResult) -> String {
         let left = 96, hourWidth = 30, rowHeight = 26, top = 22
-        let width = left + 24 * hourWidth + 10
+        let width = left + 24 * hourWidth + 24
         let height = top + result.days * rowHeight + 8
         let colours = Dictionary(uniqueKeysWithValues: result.categories.enumerated().map { ($1, palette[$0 % palette.count]) })
         var out = "<h3>\(escape(sample.user)) · \(escape(sample.zone)) · deliveries \(sample.perDay.map(String.init).joined(separator: " "))</h3>\n"
