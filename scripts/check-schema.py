@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks `herald schema`: it is a valid JSON Schema (draft 2020-12), and every shipped
-catalog and policy file (catalog/**/*.yaml, policies/*/*.yaml; not tests/) validates against it.
+catalog and policy file (catalog/**/*.yaml, policies/*/*.yaml; not tests/) validates against it,
+and every shipped simulation scenario (policies/*/scenarios/*.yaml) against its `$defs/scenario`.
 
 It also checks that the schema is not stricter than the language: the files of every
 diagnostic fixture for an expression, reference, template or lint code (H03xx-H05xx,
@@ -71,7 +72,17 @@ def main():
     fixture_failures = check(validator, fixtures,
                              hint="the schema rejects a file whose only mistake it cannot see: it is stricter than the language")
     print(f"check-schema: {len(fixtures) - fixture_failures} of {len(fixtures)} H03xx-H05xx fixture files validate")
-    return 1 if failures or fixture_failures else 0
+
+    # Simulation scenarios (docs/simulate.md) validate against `$defs/scenario`.
+    scenario_schema = {key: value for key, value in schema.items() if key not in ("properties", "additionalProperties", "type")}
+    scenario_schema["$ref"] = "#/$defs/scenario"
+    scenarios = sorted(glob.glob("policies/*/scenarios/*.yaml") + glob.glob("policies/*/scenarios/*.yml"))
+    scenario_failures = check(Draft202012Validator(scenario_schema), scenarios)
+    print(f"check-schema: {len(scenarios) - scenario_failures} of {len(scenarios)} shipped scenario files validate")
+    if not scenarios:
+        print("check-schema: no scenario files found", file=sys.stderr)
+        scenario_failures = 1
+    return 1 if failures or fixture_failures or scenario_failures else 0
 
 
 def check(validator, files, hint=None):

@@ -24,7 +24,7 @@ enum StoreOpener {
         }
     }
 
-    /// Runs `body`, turning a store failure into `error[H07xx]: …` on standard error and exit 1
+    /// Runs `body`, turning a store failure into `error[H08xx]: …` on standard error and exit 1
     /// (a bad store URL: exit 64), and request problems into the request error lines (exit 1).
     static func run<T>(_ body: () async throws -> T) async throws -> T {
         do {

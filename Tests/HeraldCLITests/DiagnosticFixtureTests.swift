@@ -1,5 +1,7 @@
 import Foundation
+import HeraldEngine
 import HeraldPolicy
+import HeraldSimulate
 import HeraldSyntax
 import HeraldTesting
 import Testing
@@ -7,6 +9,9 @@ import Testing
 /// The golden harness over `Tests/Fixtures/diagnostics/<CODE>-<slug>/`: each directory is a
 /// small broken bundle with one realistic mistake, an `expect` file (`<CODE> <file>:<line>:<col>`
 /// per line, paths relative to the directory) and `expected.txt`, the text rendering.
+///
+/// A directory holding `scenario.yaml` is a simulation scenario's fixture (H08xx): the scenario
+/// is read against `policies/handz` instead of validating the directory as a bundle.
 ///
 /// Regenerate the renderings with `HERALD_UPDATE_GOLDEN=1 swift test --filter DiagnosticFixtureTests`
 /// and review the diff.
@@ -84,16 +89,7 @@ import Testing
     @Test(arguments: fixtureNames)
     func fixture(_ name: String) throws {
         let directory = Self.fixturesRoot + "/" + name
-        let result = Validator.validate(directory)
-        // A fixture with `tests/` is a policy test-file mistake (H06xx): its diagnostics are
-        // what `herald test` reports reading the tests, after the bundle's own.
-        var items = result.diagnostics.items
-        var sources = result.sources
-        if FileManager.default.fileExists(atPath: directory + "/tests") {
-            let suite = PolicyTestLoader.load(directory: directory)
-            items += suite.diagnostics.items
-            sources.merge(suite.sources) { bundle, _ in bundle }
-        }
+        let (items, sources) = Self.diagnose(directory)
         let renderer = DiagnosticRenderer(format: .text, color: false, relativeTo: directory)
         let produced = items.map { diagnostic in
             (code: diagnostic.code.id, place: diagnostic.span.map { renderer.displayLocation($0.start) })
@@ -128,6 +124,32 @@ import Testing
             return
         }
         #expect(rendering == golden, "\(name): the rendering differs from expected.txt (HERALD_UPDATE_GOLDEN=1 regenerates it)")
+    }
+
+    /// The engine scenario fixtures are read against.
+    static let handzEngine: Engine? = Validator.validate(TestSupport.path("policies/handz"), lints: false).bundle.map(Engine.init(bundle:))
+
+    /// Validates a bundle fixture (with the test files of a `tests/` folder, read as `herald test`
+    /// does, after the bundle's own diagnostics), or reads a scenario fixture against `policies/handz`.
+    static func diagnose(_ directory: String) -> (items: [Diagnostic], sources: [String: SourceFile]) {
+        let scenario = directory + "/scenario.yaml"
+        guard FileManager.default.fileExists(atPath: scenario) else {
+            let result = Validator.validate(directory)
+            var items = result.diagnostics.items
+            var sources = result.sources
+            if FileManager.default.fileExists(atPath: directory + "/tests") {
+                let suite = PolicyTestLoader.load(directory: directory)
+                items += suite.diagnostics.items
+                sources.merge(suite.sources) { bundle, _ in bundle }
+            }
+            return (items, sources)
+        }
+        guard let engine = handzEngine else {
+            Issue.record("policies/handz does not compile")
+            return ([], [:])
+        }
+        let result = ScenarioLoader.load(path: scenario, engine: engine)
+        return (result.diagnostics.items, result.source.map { [$0.path: $0] } ?? [:])
     }
 
     @Test func everyCodeHasAFixture() {

@@ -24,7 +24,7 @@ public enum JSONSchemaGenerator {
             ("type", .string("object")),
             ("properties", object(catalogSections + policySections)),
             ("additionalProperties", .bool(false)),
-            ("$defs", object(definitions + catalogPlaces + policyPlaces)),
+            ("$defs", object(definitions + catalogPlaces + policyPlaces + scenarioDefinitions)),
         ])
     }
 

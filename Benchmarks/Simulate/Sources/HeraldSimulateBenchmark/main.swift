@@ -1,0 +1,34 @@
+// Runs the benchmark scenario (scenario-10k.yaml) through policies/handz and prints the wall
+// time of each run: `HeraldSimulateBenchmark [runs] [threads...]` (default 3 runs on 1 and 2
+// threads). Build and run in release: `swift run -c release HeraldSimulateBenchmark`.
+import Foundation
+import HeraldEngine
+import HeraldPolicy
+import HeraldSimulate
+
+let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let rootPath = here.deletingLastPathComponent().deletingLastPathComponent().path
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let runs = arguments.first ?? 3
+let threadCounts = arguments.count > 1 ? Array(arguments.dropFirst()) : [1, 2]
+
+let validation = Validator.validate(rootPath + "/policies/handz", lints: false)
+guard let bundle = validation.bundle else { fatalError("policies/handz does not compile") }
+let engine = Engine(bundle: bundle)
+let loaded = ScenarioLoader.load(path: here.path + "/scenario-10k.yaml", engine: engine)
+guard let scenario = loaded.scenario else { fatalError("scenario-10k.yaml: \(loaded.diagnostics.items.map(\.description))") }
+
+print("scenario \(scenario.name): \(scenario.users) users × \(scenario.days) days × 20 triggers a day")
+var reference: String?
+for threads in threadCounts {
+    for run in 1...runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = Simulator(engine: engine, scenario: scenario).run(.init(threads: threads))
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let json = result.json().serialized()
+        if reference == nil { reference = json }
+        let same = json == reference ? "same JSON" : "DIFFERENT JSON"
+        print(String(format: "threads %d run %d: %.2f s, %d decisions (%.2f µs each), %d deliveries, %@", threads, run, seconds,
+                     result.decisions, seconds * 1e6 / Double(max(result.decisions, 1)), result.deliveries, same))
+    }
+}

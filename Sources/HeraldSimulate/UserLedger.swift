@@ -1,0 +1,56 @@
+import HeraldEngine
+import HeraldStore
+
+/// One simulated user's ledger, kept as `InMemoryLedgerStore` keeps a user's rows but used
+/// synchronously on the user's own thread: the entries in the order they were made, and the
+/// engine's index over them, re-indexed lazily after an event changed an entry's status
+/// (events update the live entry with that key). Retention follows the store's
+/// `LedgerWindow`: when re-indexing, entries the policy can no longer look at are dropped, as
+/// `DecisionRecorder.prune(now:)` would delete them.
+///
+/// Why not `DecisionRecorder` over `InMemoryLedgerStore` itself: each of its decisions is an
+/// async unit of work that re-indexes the user's whole ledger, which costs more than the
+/// decision (docs/performance.md, Simulation); a simulation owns each user's ledger outright,
+/// so it keeps the index and rebuilds it only after an event.
+struct UserLedger {
+    let engine: Engine
+    let window: LedgerWindow
+    private(set) var entries: [HistoryEntry] = []
+    private var positions: [String: Int] = [:]
+    private var cached: LedgerIndex
+    private var stale = false
+
+    init(engine: Engine, window: LedgerWindow) {
+        self.engine = engine
+        self.window = window
+        cached = engine.ledger([])
+    }
+
+    /// The index `decide` reads at `now`; rebuilt (and pruned) here when an event changed a
+    /// status since the last read.
+    mutating func index(now: Int) -> LedgerIndex {
+        if stale {
+            if let cutoff = window.pruneCutoff(now: now), entries.first.map({ $0.deliverAt < cutoff }) == true {
+                entries.removeAll { $0.deliverAt < cutoff && !window.lifetimeTypes.contains($0.type) }
+                positions = Dictionary(entries.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { _, last in last })
+            }
+            cached = engine.ledger(entries)
+            stale = false
+        }
+        return cached
+    }
+
+    mutating func insert(_ entry: HistoryEntry) {
+        positions[entry.key] = entries.count
+        entries.append(entry)
+        if !stale { cached.insert(entry) }
+    }
+
+    /// An event: the latest entry with `key` takes `status` (and, when delivered, the instant).
+    mutating func setStatus(_ status: HistoryEntry.Status, key: String, at instant: Int?) {
+        guard let position = positions[key], entries[position].status != status else { return }
+        entries[position].status = status
+        if let instant, status == .delivered { entries[position].deliverAt = instant }
+        stale = true
+    }
+}
