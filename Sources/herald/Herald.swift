@@ -10,6 +10,6 @@ struct Herald: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Validate.self, Test.self, Decide.self, Explain.self, PlanCommand.self, ReconcileCommand.self, PromptCommand.self, Schema.self,
-                      EventCommand.self, LedgerCommand.self, Simulate.self, DiffCommand.self]
+                      EventCommand.self, LedgerCommand.self, Simulate.self, DiffCommand.self, Serve.self]
     )
 }

@@ -1,0 +1,197 @@
+import Foundation
+import HeraldEngine
+import HeraldStore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+extension HeraldServer {
+    /// The routes that read or write the ledger store: `…/decide`, `…/plan`, `…/reconcile`,
+    /// `POST /v1/events`, `GET /v1/users/{id}/ledger`, `DELETE /v1/users/{id}`.
+    func addStoreRoutes(to router: Router<ServeRequestContext>) {
+        router.post("/v1/policies/:name/decide") { request, context in
+            let (policy, engine) = try servedEngine(context)
+            let json = try await body.object(request)
+            if json["history"] != nil {
+                throw APIError(.unprocessableContent, code: "history_not_accepted",
+                               message: "the server reads the user's ledger from its store; remove `history` from the request",
+                               field: "history")
+            }
+            let decisionRequest: DecisionRequest
+            decisionRequest = try APIError.decoding { () throws(RequestErrors) in try DecisionRequest(json: json) }
+            let key = try Self.idempotencyKey(request)
+            let started = ContinuousClock.now
+            let recorder = policy.recorder ?? DecisionRecorder(engine: engine, store: store)
+            let recorded = try await storeCall("decide") { try await recorder.decide(decisionRequest, idempotencyKey: key) }
+            metrics.decideDuration(policy: policy.name, route: "decide", nanoseconds: Self.nanoseconds(since: started))
+            for decision in recorded.decisions {
+                metrics.decision(policy: policy.name, action: decision.action.rawValue, reason: decision.reason)
+            }
+            decisionLog?.append(requestID: Self.requestID(context), policy: policy.name, digest: policy.digest ?? "",
+                                route: "decide", user: decisionRequest.userID, replayed: recorded.replayed, response: recorded.response)
+            return Self.raw(recorded.response, replayed: recorded.replayed)
+        }
+        router.post("/v1/policies/:name/plan") { request, context in
+            let (policy, engine) = try servedEngine(context)
+            let json = try await body.object(request)
+            var plan: PlanRequest
+            plan = try APIError.decoding { () throws(RequestErrors) in try PlanRequest.parse(json: json) }
+            let user = try Self.singleUser(plan)
+            let started = ContinuousClock.now
+            let records = try await storeCall("entries") { try await store.entries(user: user) }
+            let history = records.filter(\.isLive).map(\.entry)
+            for index in plan.candidates.indices { plan.candidates[index].history = history }
+            let result = engine.plan(plan.candidates, now: plan.now, horizon: plan.horizon)
+            metrics.decideDuration(policy: policy.name, route: "plan", nanoseconds: Self.nanoseconds(since: started))
+            switch result {
+            case .success(let made): return Self.json(made.json())
+            case .failure(let errors): throw APIError.invalid(errors)
+            }
+        }
+        router.post("/v1/policies/:name/reconcile") { request, context in
+            let (policy, engine) = try servedEngine(context)
+            let json = try await body.object(request)
+            let plan: PlanRequest
+            plan = try APIError.decoding { () throws(RequestErrors) in try PlanRequest.parse(json: json) }
+            _ = try Self.singleUser(plan)
+            let key = try Self.idempotencyKey(request)
+            let started = ContinuousClock.now
+            let recorder = policy.recorder ?? DecisionRecorder(engine: engine, store: store)
+            let recorded = try await storeCall("reconcile") { try await recorder.reconcile(plan, idempotencyKey: key) }
+            metrics.decideDuration(policy: policy.name, route: "reconcile", nanoseconds: Self.nanoseconds(since: started))
+            for decision in recorded.decisions {
+                metrics.decision(policy: policy.name, action: decision.action.rawValue, reason: decision.reason)
+            }
+            decisionLog?.append(requestID: Self.requestID(context), policy: policy.name, digest: policy.digest ?? "",
+                                route: "reconcile", user: plan.candidates.first?.userID ?? "", replayed: recorded.replayed,
+                                response: recorded.response)
+            return Self.raw(recorded.response, replayed: recorded.replayed)
+        }
+        router.post("/v1/events") { request, _ in
+            let json = try await body.object(request)
+            let event = try EventRequest(json: json, now: Int(Date().timeIntervalSince1970))
+            let record = try await storeCall("event") {
+                try await store.applyEvent(user: event.user, key: event.key, status: event.event.status, at: event.at)
+            }
+            return Self.json(["user": .string(event.user), "entry": record.json()])
+        }
+        router.get("/v1/users/:id/ledger") { _, context in
+            let user = try Self.userParameter(context)
+            let records = try await storeCall("entries") { try await store.entries(user: user) }
+            return Self.json(["user": .string(user), "entries": .array(records.map { $0.json() })])
+        }
+        router.delete("/v1/users/:id") { _, context in
+            let user = try Self.userParameter(context)
+            let deleted = try await storeCall("forget") { try await store.forget(user: user) }
+            return Self.json(["user": .string(user), "deleted": .int(deleted)])
+        }
+    }
+
+    /// Runs one store call within the request timeout, timing it (`herald_store_duration_seconds`)
+    /// and turning its errors into answers: an unreachable or failing store is 503 with
+    /// `Retry-After` (the client retries; the store's client reconnects by itself), a call that
+    /// outlasts the timeout is 503 `timeout` (the call is cancelled; a retry with the same
+    /// `Idempotency-Key` gets the stored answer if it did commit), a bad request is a 4xx.
+    func storeCall<Value: Sendable>(_ operation: String, _ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let started = ContinuousClock.now
+        defer { metrics.storeDuration(operation: operation, nanoseconds: Self.nanoseconds(since: started)) }
+        do {
+            return try await Deadline.run(within: configuration.requestTimeout, body)
+        } catch let error as APIError where error.code == APIError.timeout.code {
+            metrics.storeError(operation: operation, kind: "timeout")
+            logger.warning("store call timed out", metadata: ["operation": .string(operation)])
+            throw error
+        } catch let error as RequestErrors {
+            throw APIError.invalid(error)
+        } catch let error as StoreError {
+            let apiError = storeError(error)
+            metrics.storeError(operation: operation, kind: apiError.status == .serviceUnavailable ? "unavailable" : "rejected")
+            if apiError.status.code >= 500 {
+                logger.warning("store call failed", metadata: ["operation": .string(operation), "error": .string(error.description)])
+            }
+            throw apiError
+        }
+    }
+
+    func storeError(_ error: StoreError) -> APIError {
+        switch error.code {
+        case .unknownKey:
+            APIError(.notFound, code: "unknown_key", message: error.message, field: "key")
+        case .missingUser:
+            APIError(.unprocessableContent, code: "invalid_request", message: error.message, field: "user.id")
+        case .keyConflict:
+            APIError(.conflict, code: "key_conflict", message: error.message)
+        case .unreachable, .databaseFailed:
+            APIError(.serviceUnavailable, code: "store_unavailable", message: "the ledger store is unavailable: \(error.message)",
+                     retryAfter: configuration.retryAfterSeconds)
+        case .corruptDatabase, .schemaTooNew, .badURL:
+            APIError(.serviceUnavailable, code: "store_failed", message: "the ledger store cannot be used: \(error.message)",
+                     retryAfter: configuration.retryAfterSeconds * 10)
+        @unknown default:
+            APIError(.serviceUnavailable, code: "store_failed", message: error.message, retryAfter: configuration.retryAfterSeconds)
+        }
+    }
+
+    /// nil when the store answers a read; else what is wrong.
+    func storeProblem() async -> String? {
+        do {
+            _ = try await store.entries(user: "herald-readyz-probe")
+            return nil
+        } catch {
+            return "the ledger store does not answer: \(error)"
+        }
+    }
+
+    /// The stored response bytes, as they were first sent (a replay is byte for byte the same).
+    static func raw(_ text: String, replayed: Bool) -> Response {
+        var buffer = ByteBuffer()
+        buffer.writeString(text)
+        buffer.writeString("\n")
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if replayed { headers[.idempotentReplayed] = "true" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+    }
+
+    /// `Idempotency-Key`: 1 to 200 printable ASCII characters, or absent.
+    static func idempotencyKey(_ request: Request) throws -> String? {
+        guard let key = request.headers[.idempotencyKey] else { return nil }
+        guard (1...200).contains(key.utf8.count), key.utf8.allSatisfy({ (33...126).contains($0) }) else {
+            throw APIError(.badRequest, code: "invalid_idempotency_key",
+                           message: "`Idempotency-Key` must be 1 to 200 printable ASCII characters without spaces", field: "Idempotency-Key")
+        }
+        return key
+    }
+
+    /// The one user every candidate of a plan is for.
+    static func singleUser(_ plan: PlanRequest) throws -> String {
+        guard let first = plan.candidates.first else {
+            throw APIError(.unprocessableContent, code: "invalid_request", message: "a plan needs at least one candidate", field: "candidates")
+        }
+        let user = first.userID
+        if user.isEmpty {
+            throw APIError(.unprocessableContent, code: "invalid_request", message: "the request's `user.id` is empty: a store records by user", field: "user.id")
+        }
+        return user
+    }
+
+    static func userParameter(_ context: ServeRequestContext) throws -> String {
+        guard let user = context.parameters.get("id"), !user.isEmpty, user.utf8.count <= 256 else {
+            throw APIError(.badRequest, code: "invalid_request", message: "the user id in the path must be 1 to 256 bytes", field: "id")
+        }
+        return user
+    }
+
+    static func requestID(_ context: ServeRequestContext) -> String {
+        context.requestID
+    }
+
+    static func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+    }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
+}

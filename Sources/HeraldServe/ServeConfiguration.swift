@@ -1,0 +1,33 @@
+/// How `herald serve` runs: values only, checked by `validated()` before anything listens.
+public struct ServeConfiguration: Sendable {
+    /// The directory whose bundles are served (`policies/`, or one bundle directory).
+    public var policiesDirectory: String
+    public var listen: ListenAddress = .loopbackDefault
+    /// Bearer tokens; required for a non-loopback address.
+    public var tokens: BearerTokens?
+    /// The largest request body, in bytes (413 above it).
+    public var maxBodyBytes: Int = 1 << 20
+    /// The deepest JSON nesting a request may have (400 `too_deep` beyond it).
+    public var maxJSONDepth: Int = 32
+    /// How long a request may take before it is answered 503 `timeout`.
+    public var requestTimeout: Duration = .seconds(10)
+    /// How often the policy files' modification times are checked.
+    public var reloadInterval: Duration = .seconds(1)
+    /// `--decision-log FILE`.
+    public var decisionLogPath: String?
+    /// Seconds a client is told to wait (`Retry-After`) while the store is unavailable.
+    public var retryAfterSeconds: Int = 1
+
+    public init(policiesDirectory: String) {
+        self.policiesDirectory = policiesDirectory
+    }
+
+    /// Refuses a non-loopback address without tokens, and nonsensical limits.
+    public func validated() throws(ServeSetupError) -> ServeConfiguration {
+        if !listen.isLoopback, tokens == nil {
+            throw .publicWithoutTokens(listen.description)
+        }
+        if maxBodyBytes < 1 { throw .badListenAddress(listen.description, "the body limit must be at least 1 byte") }
+        return self
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import HeraldServe
+import HeraldStore
+import Logging
+
+/// `herald serve <policies-dir> --store <url>`: the sidecar (docs/serve.md).
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve every policy bundle under a directory over HTTP (JSON), with a ledger store.",
+        discussion: """
+            Listens on 127.0.0.1:8080 unless told otherwise; a non-loopback address needs --tokens. \
+            SIGHUP (or a changed file) reloads the policies; SIGTERM stops accepting, finishes the \
+            requests in flight and closes the store. Logs are JSON lines on standard error. See docs/serve.md.
+            Exit codes: 0 stopped cleanly, 64 bad usage (a bad address, tokens file, directory or store).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The directory of policy bundles (policies/), or one bundle directory.", valueName: "policies-dir"))
+    var policiesDirectory: String
+
+    @Option(help: ArgumentHelp("The ledger store: `memory:`, `sqlite:PATH` or `postgres://…`.", valueName: "url"))
+    var store: String
+
+    @Option(help: ArgumentHelp("The address to listen on, host:port.", valueName: "host:port"))
+    var listen = "127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("A file of bearer tokens, one a line; required off loopback.", valueName: "file"))
+    var tokens: String?
+
+    @Option(name: .customLong("decision-log"), help: ArgumentHelp("Append one JSON line per decision to this file.", valueName: "file"))
+    var decisionLog: String?
+
+    @Option(name: .customLong("max-body"), help: "The largest request body, in bytes.")
+    var maxBody = 1 << 20
+
+    @Option(name: .customLong("max-depth"), help: "The deepest JSON nesting a request may have.")
+    var maxDepth = 32
+
+    @Option(help: ArgumentHelp("Seconds a request may take before it is answered 503.", valueName: "seconds"))
+    var timeout = 10.0
+
+    @Option(name: .customLong("reload-interval"), help: ArgumentHelp("Seconds between checks of the policy files.", valueName: "seconds"))
+    var reloadInterval = 1.0
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func run() async throws {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("unknown log level `\(logLevel)`; use trace, debug, info, notice, warning, error or critical")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = JSONLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "herald.serve")
+        do {
+            var configuration = ServeConfiguration(policiesDirectory: policiesDirectory)
+            configuration.listen = try ListenAddress(parsing: listen)
+            configuration.tokens = try tokens.map { path throws(ServeSetupError) in try BearerTokens.load(path) }
+            configuration.decisionLogPath = decisionLog
+            configuration.maxBodyBytes = maxBody
+            configuration.maxJSONDepth = maxDepth
+            configuration.requestTimeout = .milliseconds(Int(timeout * 1000))
+            configuration.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
+            let store = try StoreOpener.open(self.store)
+            let server = try HeraldServer(configuration: configuration, store: store, logger: logger)
+            try await server.run()
+        } catch let error as ServeSetupError {
+            Terminal.writeError("error: \(error)\n")
+            throw ExitCode(64)
+        } catch let error as StoreError {
+            Terminal.writeError("\(error)\n")
+            throw ExitCode(64)
+        }
+    }
+}
