@@ -36,6 +36,16 @@ extension Engine {
         if case .int(let n) = badge.evaluate(context) { return n }
         return nil
     }
+
+    /// Each tab's badge (`badge.tabs`) whose fields are all present, in declaration order.
+    func tabBadges(_ context: RequestContext) -> [(tab: String, count: Int)] {
+        var badges: [(tab: String, count: Int)] = []
+        tabs: for tab in core.badgeTabs {
+            for read in tab.reads where context.value(read) == nil { continue tabs }
+            if case .int(let n) = tab.eval.evaluate(context) { badges.append((tab.name, n)) }
+        }
+        return badges
+    }
 }
 
 /// A template with each placeholder bound to where a decision finds its value, once per
@@ -161,6 +171,22 @@ extension DecisionRun {
         notification.lockscreen = dynamic(table.copyLockscreen, at: instant)
         notification.threadId = dynamic(table.threadIdTemplate, at: instant)
         notification.badge = engine.badge(context)
+        if table.rendersPresentation { renderPresentation(into: &notification, at: instant) }
+    }
+
+    /// The parts of the presentation that depend on the request: the payload's templates and
+    /// the tab badges; with tabs and no `badge.total`, the badge is their sum when every tab
+    /// could be counted (docs/decisions.md, Presentation).
+    private func renderPresentation(into notification: inout Decision.Notification, at instant: Int) {
+        var p = Decision.Presentation()
+        if let plan = table.presentation, plan.isDynamic { p.payload = plan.payload(context, localDate: instant) }
+        if !engine.core.badgeTabs.isEmpty {
+            p.badges = engine.tabBadges(context)
+            if engine.core.badgeEval == nil, p.badges.count == engine.core.badgeTabs.count {
+                notification.badge = p.badges.reduce(0) { $0 + $1.count }
+            }
+        }
+        notification.presentation = p
     }
 
     /// A template of the type rendered for this request; nil when it has no placeholder (the

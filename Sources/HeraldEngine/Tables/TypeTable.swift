@@ -96,6 +96,11 @@ final class TypeTable: Sendable {
     /// The idempotency key's template (the type's, else its dedupe key), and the subject's.
     let keyTemplate, subjectTemplate: BoundTemplate?
     let interruptionLevel: String
+    /// Sound, actions, OS channel, relevance, payload and channel labels (nil: none declared).
+    let presentation: PresentationPlan?
+    /// Rendering asks the request for part of the presentation: a payload template with
+    /// placeholders, or the catalog's tab badges.
+    let rendersPresentation: Bool
     /// The rule timing cites when it aligns the trigger (quiet hours cite `cite.quietHours`).
     let timingCitation: TableCitation
     /// Per cap (like `caps`): what checking it needs, resolved once.
@@ -272,6 +277,8 @@ final class TypeTable: Sendable {
         keyTemplate = bind(type.idempotencyKey ?? type.dedupe?.key)
         subjectTemplate = bind(type.subject)
         interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
+        presentation = PresentationPlan(type: type, category: category)
+        rendersPresentation = (presentation?.isDynamic ?? false) || !bundle.badgeTabs.isEmpty
         timingCitation = citing.cite("\(id).timing", at: keys["timing"] ?? type.span)
         var plans: [CapPlan] = []
         for cap in caps {

@@ -147,6 +147,9 @@ extension Compilation {
             }
         }
 
+        let render = compileRenderKeys(f, owner: id, payload: textPlaceholders)
+        checkRenderChannels(f, type: id, channels: channels)
+
         guard let category, !channels.isEmpty else { return nil }
         var keySpans = f.keySpans()
         for section in ["timing", "dedupe"] {
@@ -162,6 +165,7 @@ extension Compilation {
             silent: silent, interruption: interruption, threadId: threadId, priority: priority, copy: copy, link: link,
             span: pair.key.span, keySpans: keySpans)
         type.delivery = delivery
+        type.render = render
         return type
     }
 

@@ -189,6 +189,8 @@ public struct NotificationType: Sendable {
     /// `first`: one decision on the first channel that passes; `all`: one decision per
     /// channel (`Engine.decideAll`, docs/seeds.md P1).
     public var delivery: Delivery = .first
+    /// `sound`, `actions`, `osChannel`, `relevance`, `payload` (over the category's, key by key).
+    public var render = RenderKeys()
     public var silent: Bool
     /// nil: the category's.
     public var interruption: Interruption?
