@@ -121,12 +121,28 @@ extension DecisionRun {
 
     /// The key for delivery at `instant`, whose local date is `days`.
     private mutating func buildKey(at instant: Int, localDate days: Int) -> String {
+        if let parts = table.contentKeyParts { return contentKey(parts, at: instant) }
         if let template = table.keyTemplate {
             return template.render(context, localDate: instant)
         }
         return borrowing { table, context in
             Self.defaultKey(type: table.type.id, subject: context.subject ?? context.userID, days: days)
         }
+    }
+
+    /// `dedupe.by: content`: `{type}:` and the FNV-1a 64 fingerprint of the rendered title,
+    /// subtitle, body and link, each followed by a unit separator (docs/decisions.md).
+    private func contentKey(_ parts: [BoundTemplate?], at instant: Int) -> String {
+        var chunks: [[UInt8]] = []
+        for part in parts {
+            chunks.append(Array((part?.render(context, localDate: instant) ?? "").utf8))
+            chunks.append([0x1F])
+        }
+        if let link = table.type.link, let url = table.linkURL {
+            let engine = engine, context = context
+            chunks.append(Array(Engine.renderLink(link, url: url) { engine.renderValue($0, context: context, localDate: instant) }.utf8))
+        }
+        return table.type.id + ":" + PolicyBundle.fnv1a64(chunks)
     }
 
     /// `{type}:{subject}:{localDate}` written into one string: the date's digits go straight

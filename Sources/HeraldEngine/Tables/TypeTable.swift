@@ -95,6 +95,9 @@ final class TypeTable: Sendable {
     let copyTitle, copySubtitle, copyBody, copyLockscreen, threadIdTemplate: BoundTemplate?
     /// The idempotency key's template (the type's, else its dedupe key), and the subject's.
     let keyTemplate, subjectTemplate: BoundTemplate?
+    /// `dedupe.by: content`: the key is the type and a fingerprint of these rendered parts
+    /// (title, subtitle, body; the link is added from `type.link`); nil: not by content.
+    let contentKeyParts: [BoundTemplate?]?
     let interruptionLevel: String
     /// Sound, actions, OS channel, relevance, payload and channel labels (nil: none declared).
     let presentation: PresentationPlan?
@@ -275,6 +278,8 @@ final class TypeTable: Sendable {
         copyLockscreen = bind(copy?.lockscreen)
         threadIdTemplate = bind(type.threadId ?? category?.threadId)
         keyTemplate = bind(type.idempotencyKey ?? type.dedupe?.key)
+        contentKeyParts = type.dedupe?.byContent == true
+            ? [copy?.title, copy?.subtitle, copy?.body].map { bind($0) } : nil
         subjectTemplate = bind(type.subject)
         interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
         presentation = PresentationPlan(type: type, category: category)

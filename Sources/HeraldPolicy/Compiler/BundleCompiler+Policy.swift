@@ -104,6 +104,7 @@ extension Compilation {
                 policy.content.maxLength = max
             }
             if let n = f["banned"], let names = reader.names(n, what: "`content.banned`") { policy.content.banned = names.map(\.name) }
+            if let n = f["review"], let names = reader.names(n, what: "`content.review`") { policy.content.review = names.map(\.name) }
         }
         return policy
     }

@@ -47,6 +47,21 @@ extension Compilation {
         return keys
     }
 
+    /// `dedupe.by: content` makes the key from the rendered copy and link: a key of its own is
+    /// `H0284`, a type without copy `H0285`.
+    mutating func checkContentDedupe(_ byNode: YAMLNode, type: String, dedupeKey: YAMLNode?, idempotencyKey: YAMLNode?, hasCopy: Bool) {
+        for node in [dedupeKey, idempotencyKey].compactMap({ $0 }) {
+            reader.diagnostics.error(.contentDedupeWithKey,
+                                     "type `\(type)` has `dedupe.by: content` and a key of its own; the rendered content is the key",
+                                     at: node.span, notes: [.init("remove the key, or use `by: key`", span: byNode.span)])
+        }
+        if !hasCopy {
+            reader.diagnostics.error(.contentDedupeWithoutCopy,
+                                     "type `\(type)` has `dedupe.by: content` but no `copy`; there is no content to compare",
+                                     at: byNode.span)
+        }
+    }
+
     /// Warns (H0282) when a type's own device keys cannot show: none of its channels is `push`
     /// or `local`.
     mutating func checkRenderChannels(_ f: Fields, type: String, channels: [String]) {

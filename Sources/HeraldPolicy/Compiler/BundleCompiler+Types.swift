@@ -114,6 +114,11 @@ extension Compilation {
             let key = d["key"].flatMap { template($0, what: "`dedupe.key`", allowed: keyPlaceholders) }
             let window = d["window"].flatMap { reader.duration($0, what: "`dedupe.window`") }
             dedupe = Dedupe(key: key, window: window, span: node.span)
+            if let byNode = d["by"], reader.word(byNode, what: "`dedupe.by`", allowed: ["key", "content"]) == "content" {
+                dedupe?.byContent = true
+                checkContentDedupe(byNode, type: id, dedupeKey: d["key"], idempotencyKey: f["idempotencyKey"],
+                                   hasCopy: f["copy"] != nil)
+            }
         }
         let idempotencyKey = f["idempotencyKey"].flatMap { template($0, what: "`idempotencyKey`", allowed: keyPlaceholders) }
         var subjectPlaceholders = paramTypes

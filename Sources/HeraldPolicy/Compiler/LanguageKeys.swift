@@ -74,7 +74,7 @@ public enum LanguageKeys {
     public static let typeSuppressRule = Place(noun: "a suppression rule", keys: ["id", "when", "reason"], required: ["when", "reason"])
     public static let policySuppressRule = Place(
         noun: "a suppression rule", keys: ["id", "match", "when", "reason"], required: ["when", "reason"])
-    public static let typeDedupe = Place(noun: "`dedupe`", keys: ["key", "window"])
+    public static let typeDedupe = Place(noun: "`dedupe`", keys: ["key", "window", "by"])
     public static let copy = Place(noun: "`copy`", keys: ["title", "subtitle", "body", "lockscreen"], required: ["body"])
     /// `link:` holds `route` plus one key per route param, so only `route` is fixed.
     public static let link = Place(noun: "`link`", keys: ["route"], required: ["route"])
@@ -94,7 +94,7 @@ public enum LanguageKeys {
     public static let backoffWhen = Place(noun: "a back-off's `when`", keys: ["dismissed", "ignored", "within", "opened"], required: ["within"])
     public static let backoffCap = Place(noun: "a back-off's `then`", keys: ["max", "per"], required: ["max", "per"])
     public static let dst = Place(noun: "`dst`", keys: ["gap", "overlap"])
-    public static let content = Place(noun: "`content`", keys: ["maxLength", "banned"])
+    public static let content = Place(noun: "`content`", keys: ["maxLength", "banned", "review"])
     public static let exemptions = Place(noun: "`exemptions`", keys: ["locked", "critical"])
     public static let prompt = Place(noun: "`prompt`", keys: ["wait", "description"])
     public static let promptRule = Place(noun: "a prompt rule", keys: ["id", "when", "reason"], required: ["when", "reason"])

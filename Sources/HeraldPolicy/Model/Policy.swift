@@ -164,6 +164,9 @@ public struct ContentRules: Sendable, Hashable {
     public var maxLength: Int?
     /// Whole words or phrases, any case.
     public var banned: [String]
+    /// Whole words or phrases, any case, that copy may use only after a person has read it in
+    /// context (a warning, `content.review`, docs/seeds.md P18).
+    public var review: [String] = []
     public var span: SourceSpan?
 
     public init(maxLength: Int? = nil, banned: [String] = [], span: SourceSpan? = nil) {

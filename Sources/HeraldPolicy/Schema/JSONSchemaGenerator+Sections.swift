@@ -117,6 +117,7 @@ extension JSONSchemaGenerator {
             ("typeDedupe", record([
                 ("key", ref("template", "The dedupe key.")),
                 ("window", ref("duration", "`duplicate` for the same key within this window.")),
+                ("by", enumeration(["key", "content"], "`key` (default) or `content`: the key is the type and a fingerprint of the rendered copy and link.")),
             ], description: "A type's deduplication.")),
             ("quietHoursWindow", record([
                 ("start", ref("timeOfDay", "Start of quiet hours.")),
@@ -327,6 +328,7 @@ extension JSONSchemaGenerator {
             ("content", record([
                 ("maxLength", integer("Warning `H0505` above this many characters.", minimum: 1)),
                 ("banned", list(.object([("type", .string("string"))]), "Banned words and phrases (error `H0506`; whole words, any case).")),
+                ("review", list(.object([("type", .string("string"))]), "Words and phrases allowed only in some contexts (warning `H0286` asking for review; whole words, any case).")),
             ], description: "Content rules checked on every title, body and lock-screen variant.")),
             ("prompt", record([
                 ("wait", list(ref("promptRule"), "Wait rules, in order: the first true one answers `wait` with its reason; none true answers `ask` (`eligible`).")),
