@@ -9,7 +9,9 @@ quiet-hours setting (the policy's `quietHours` section and `defaults.quietHours`
 `delivery: all`, each category's `keepChannels` and each word of the policy's `exemptions`
 lists, each `threadId` (of a type, a category, a batch group or a digest; not one equal to
 the default, the category's, group's or digest's own name), each digest's
-`single: summary` (back to the default `member`), shortens each idempotency key of two or more parts (drops its last placeholder), and
+`single: summary` (back to the default `member`), each presentation key (`sound`, `actions`,
+`osChannel`, `relevance`, `payload`, a category's per-channel label, a badge tab, a batch's or
+digest's `interruption`), each `dedupe.by: content` (back to the key), shortens each idempotency key of two or more parts (drops its last placeholder), and
 reverts each type's `timing.judgedAt` / `past` / `sameDay` to its default and each `delivery.*`
 read in a suppression rule to `local.*` / `trigger.at`, in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
@@ -123,6 +125,42 @@ def mutations(catalog_dir, policy_dir):
                     def mutate(d, n=name):
                         del d["digests"][n]["single"]
                     found.append((f"delete `single: summary` of digest `{name}`", path, mutate))
+        # Issue 18 presentation keys (docs/seeds.md P14, P22, P24): each `sound`, `actions`,
+        # `osChannel`, `relevance` and `payload` of a type or category, each per-channel category
+        # label, each badge tab and each batch group's or digest's `interruption`, deleted; each
+        # `dedupe.by: content` back to the default key (P20).
+        for section in ("types", "categories"):
+            for name, body in (doc.get(section) or {}).items() if isinstance(doc.get(section), dict) else []:
+                if not isinstance(body, dict):
+                    continue
+                for key in ("sound", "actions", "osChannel", "relevance", "payload"):
+                    if key in body:
+                        def mutate(d, s=section, n=name, k=key):
+                            del d[s][n][k]
+                        found.append((f"delete `{key}` of {section[:-1] if section == 'types' else 'category'} `{name}`", path, mutate))
+                if section == "categories" and isinstance(body.get("channels"), dict):
+                    for channel, entry in body["channels"].items():
+                        if isinstance(entry, dict) and "title" in entry:
+                            def mutate(d, n=name, c=channel):
+                                del d["categories"][n]["channels"][c]["title"]
+                            found.append((f"delete the `{channel}` label of category `{name}`", path, mutate))
+                dedupe = body.get("dedupe")
+                if section == "types" and isinstance(dedupe, dict) and dedupe.get("by") == "content":
+                    def mutate(d, n=name):
+                        del d["types"][n]["dedupe"]["by"]
+                    found.append((f"dedupe `{name}` by its key, not its content", path, mutate))
+        badge = doc.get("badge")
+        if isinstance(badge, dict) and isinstance(badge.get("tabs"), dict):
+            for tab in badge["tabs"]:
+                def mutate(d, t=tab):
+                    del d["badge"]["tabs"][t]
+                found.append((f"delete badge tab `{tab}`", path, mutate))
+        for section in ("batching", "digests"):
+            for name, body in (doc.get(section) or {}).items() if isinstance(doc.get(section), dict) else []:
+                if isinstance(body, dict) and body.get("interruption", "active") != "active":
+                    def mutate(d, s=section, n=name):
+                        del d[s][n]["interruption"]
+                    found.append((f"delete `interruption` of {section} `{name}`", path, mutate))
         exemptions = doc.get("exemptions")
         if isinstance(exemptions, dict):
             for hatch, words in exemptions.items():

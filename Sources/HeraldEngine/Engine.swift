@@ -49,6 +49,9 @@ final class EngineCore: Sendable {
     let badgeReads: [ReadSlot]
     /// The badge expression, evaluated through the one `bundle` keeps.
     let badgeEval: UnownedExpression?
+    /// `badge.tabs`: each tab's name, evaluator (through the expression `bundle` keeps) and
+    /// required reads.
+    let badgeTabs: [(name: String, eval: UnownedExpression, reads: [ReadSlot])]
     /// The zone of `defaults.timezone`, resolved once: requests in it (or without one) skip
     /// the zone cache's locked lookup.
     let defaultZone: Zone?
@@ -66,6 +69,10 @@ final class EngineCore: Sendable {
         userSlots = SchemaSlotNode(schema: bundle.user, path: ["user"], slots: slots)
         badgeReads = (bundle.badge?.requiredPaths ?? []).map { ReadSlot(path: $0, fieldSlots: slots, paramSlots: [:]) }
         badgeEval = bundle.badge.map(UnownedExpression.init(keptAlongside:))
+        badgeTabs = bundle.badgeTabs.map { tab in
+            (tab.name, UnownedExpression(keptAlongside: tab.count),
+             tab.count.requiredPaths.map { ReadSlot(path: $0, fieldSlots: slots, paramSlots: [:]) })
+        }
         var categories: [String: String] = [:]
         for type in bundle.types { categories[type.id] = type.category }
         categoryOfType = categories

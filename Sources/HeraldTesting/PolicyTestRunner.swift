@@ -380,7 +380,7 @@ public struct PolicyTestRunner: Sendable {
             return x == y
         }
         switch (expected, actual) {
-        case (.string, .int), (.string, .bool), (.int, .string), (.bool, .string):
+        case (.string, .int), (.string, .bool), (.int, .string), (.bool, .string), (.string, .double), (.double, .string):
             return display(expected) == display(actual)
         default:
             return false

@@ -36,6 +36,13 @@ public struct Decision: Sendable, Equatable {
         /// `passive`, `active`, `timeSensitive` or `critical`.
         public var interruptionLevel: String?
         public var badge: Int?
+        /// Sound, quick actions, OS channel, relevance, payload, the category's channel label
+        /// and tab badges, when the type or catalog declares any (docs/seeds.md P14, P22, P24).
+        public var presentation: Presentation? {
+            get { presentationBox?.value }
+            set { presentationBox = newValue.map(PresentationBox.init) }
+        }
+        var presentationBox: PresentationBox?
 
         public init(title: String? = nil, subtitle: String? = nil, body: String? = nil, lockscreen: String? = nil, link: String? = nil,
                     threadId: String? = nil, interruptionLevel: String? = nil, badge: Int? = nil)
@@ -278,6 +285,7 @@ public struct Decision: Sendable, Equatable {
         put("threadId", notification.threadId)
         put("interruptionLevel", notification.interruptionLevel)
         if let badge = notification.badge { members.append(JSON.Member("badge", .int(badge))) }
+        if let presentation = notification.presentation { members += presentation.jsonMembers() }
         return .object(members)
     }
 }

@@ -56,6 +56,7 @@ struct EngineFields: Sendable {
             n.threadId = table.threadIdTemplate.map { $0.template.literal } ?? table.type.category
         }
         n.interruptionLevel = table.interruptionLevel
+        if let plan = table.presentation { n.presentation = plan.resolve(n.presentation, channel: channel) }
         return n
     }
 }

@@ -198,8 +198,12 @@ extension Engine {
         n.lockscreen = copy?.lockscreen?.render(values) ?? n.body
         n.link = renderLink(link, values: values)
         n.threadId = threadId?.render(values) ?? groupName
-        n.interruptionLevel = Interruption.active.rawValue
+        n.interruptionLevel = (bundle.batching[groupName]?.interruption ?? digest?.interruption ?? .active).rawValue
         n.badge = members.compactMap { $0.notification?.badge }.last
+        // The tab badges go with the badge: the latest member's.
+        if let badges = members.compactMap({ $0.notification?.presentation?.badges }).last(where: { !$0.isEmpty }) {
+            n.presentation = Decision.Presentation(badges: badges)
+        }
         decision.notification = n
         decision.key = batchKey
         decision.rule = span.map { Decision.Rule(id: "batching.\(groupName)", source: $0) }

@@ -36,6 +36,16 @@ extension Engine {
         if case .int(let n) = badge.evaluate(context) { return n }
         return nil
     }
+
+    /// Each tab's badge (`badge.tabs`) whose fields are all present, in declaration order.
+    func tabBadges(_ context: RequestContext) -> [(tab: String, count: Int)] {
+        var badges: [(tab: String, count: Int)] = []
+        tabs: for tab in core.badgeTabs {
+            for read in tab.reads where context.value(read) == nil { continue tabs }
+            if case .int(let n) = tab.eval.evaluate(context) { badges.append((tab.name, n)) }
+        }
+        return badges
+    }
 }
 
 /// A template with each placeholder bound to where a decision finds its value, once per
@@ -111,12 +121,28 @@ extension DecisionRun {
 
     /// The key for delivery at `instant`, whose local date is `days`.
     private mutating func buildKey(at instant: Int, localDate days: Int) -> String {
+        if let parts = table.contentKeyParts { return contentKey(parts, at: instant) }
         if let template = table.keyTemplate {
             return template.render(context, localDate: instant)
         }
         return borrowing { table, context in
             Self.defaultKey(type: table.type.id, subject: context.subject ?? context.userID, days: days)
         }
+    }
+
+    /// `dedupe.by: content`: `{type}:` and the FNV-1a 64 fingerprint of the rendered title,
+    /// subtitle, body and link, each followed by a unit separator (docs/decisions.md).
+    private func contentKey(_ parts: [BoundTemplate?], at instant: Int) -> String {
+        var chunks: [[UInt8]] = []
+        for part in parts {
+            chunks.append(Array((part?.render(context, localDate: instant) ?? "").utf8))
+            chunks.append([0x1F])
+        }
+        if let link = table.type.link, let url = table.linkURL {
+            let engine = engine, context = context
+            chunks.append(Array(Engine.renderLink(link, url: url) { engine.renderValue($0, context: context, localDate: instant) }.utf8))
+        }
+        return table.type.id + ":" + PolicyBundle.fnv1a64(chunks)
     }
 
     /// `{type}:{subject}:{localDate}` written into one string: the date's digits go straight
@@ -161,6 +187,22 @@ extension DecisionRun {
         notification.lockscreen = dynamic(table.copyLockscreen, at: instant)
         notification.threadId = dynamic(table.threadIdTemplate, at: instant)
         notification.badge = engine.badge(context)
+        if table.rendersPresentation { renderPresentation(into: &notification, at: instant) }
+    }
+
+    /// The parts of the presentation that depend on the request: the payload's templates and
+    /// the tab badges; with tabs and no `badge.total`, the badge is their sum when every tab
+    /// could be counted (docs/decisions.md, Presentation).
+    private func renderPresentation(into notification: inout Decision.Notification, at instant: Int) {
+        var p = Decision.Presentation()
+        if let plan = table.presentation, plan.isDynamic { p.payload = plan.payload(context, localDate: instant) }
+        if !engine.core.badgeTabs.isEmpty {
+            p.badges = engine.tabBadges(context)
+            if engine.core.badgeEval == nil, p.badges.count == engine.core.badgeTabs.count {
+                notification.badge = p.badges.reduce(0) { $0 + $1.count }
+            }
+        }
+        notification.presentation = p
     }
 
     /// A template of the type rendered for this request; nil when it has no placeholder (the

@@ -98,7 +98,15 @@ final class TypeTable: Sendable {
     let copyTitle, copySubtitle, copyBody, copyLockscreen, threadIdTemplate: BoundTemplate?
     /// The idempotency key's template (the type's, else its dedupe key), and the subject's.
     let keyTemplate, subjectTemplate: BoundTemplate?
+    /// `dedupe.by: content`: the key is the type and a fingerprint of these rendered parts
+    /// (title, subtitle, body; the link is added from `type.link`); nil: not by content.
+    let contentKeyParts: [BoundTemplate?]?
     let interruptionLevel: String
+    /// Sound, actions, OS channel, relevance, payload and channel labels (nil: none declared).
+    let presentation: PresentationPlan?
+    /// Rendering asks the request for part of the presentation: a payload template with
+    /// placeholders, or the catalog's tab badges.
+    let rendersPresentation: Bool
     /// The rule timing cites when it aligns the trigger (quiet hours cite `cite.quietHours`).
     let timingCitation: TableCitation
     /// Per cap (like `caps`): what checking it needs, resolved once.
@@ -274,8 +282,12 @@ final class TypeTable: Sendable {
         copyLockscreen = bind(copy?.lockscreen)
         threadIdTemplate = bind(type.threadId ?? category?.threadId)
         keyTemplate = bind(type.idempotencyKey ?? type.dedupe?.key)
+        contentKeyParts = type.dedupe?.byContent == true
+            ? [copy?.title, copy?.subtitle, copy?.body].map { bind($0) } : nil
         subjectTemplate = bind(type.subject)
         interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
+        presentation = PresentationPlan(type: type, category: category)
+        rendersPresentation = (presentation?.isDynamic ?? false) || !bundle.badgeTabs.isEmpty
         timingCitation = citing.cite("\(id).timing", at: keys["timing"] ?? type.span)
         var plans: [CapPlan] = []
         for cap in caps {

@@ -154,10 +154,19 @@ extension Compilation {
             let threadId = f["threadId"].flatMap { template($0, what: "`threadId`", allowed: allowed) }
             let interruption = f["interruption"].flatMap { reader.enumValue($0, what: "`interruption`", as: Interruption.self) } ?? .active
             var channels: [(channel: String, on: Bool)] = []
+            var channelTitles: [String: String] = [:]
             if let node = f["channels"], let pairs = reader.mapping(node, what: "a category's `channels`") {
                 for entry in pairs {
                     reference(entry.key.value, at: entry.key.span, in: channelNames, code: .unknownChannel, what: "channel")
-                    if let on = reader.bool(entry.value, what: "a channel toggle") { channels.append((entry.key.value, on)) }
+                    // `email: { default: true, title: "Invoices & Receipts" }` (docs/seeds.md P22).
+                    if entry.value.mapping != nil {
+                        guard let c = reader.fields(entry.value, LanguageKeys.categoryChannel, owner: "\(name).\(entry.key.value)") else { continue }
+                        let on = c["default"].flatMap { reader.bool($0, what: "a channel toggle") } ?? true
+                        channels.append((entry.key.value, on))
+                        if let label = c["title"].flatMap({ reader.string($0, what: "a channel's `title`") }) { channelTitles[entry.key.value] = label }
+                    } else if let on = reader.bool(entry.value, what: "a channel toggle") {
+                        channels.append((entry.key.value, on))
+                    }
                 }
             }
             var keepChannels: [String] = []
@@ -172,6 +181,8 @@ extension Compilation {
                                     requires: requires, threadId: threadId, interruption: interruption, channels: channels,
                                     span: pair.key.span, keySpans: f.keySpans())
             category.keepChannels = keepChannels
+            category.channelTitles = channelTitles
+            category.render = compileRenderKeys(f, owner: name, payload: nil)
             table.insert(category, named: name)
         }
         return table

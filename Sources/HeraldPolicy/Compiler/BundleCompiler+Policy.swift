@@ -64,8 +64,10 @@ extension Compilation {
             let link = f["link"].flatMap { compileLink($0, allowed: groupCopy) }
             let threadId = f["threadId"].flatMap { template($0, what: "a batch group's `threadId`", allowed: groupThread) }
             guard let window else { continue }
-            policy.batching.insert(BatchGroup(name: name, window: window, members: members, copy: copy, link: link,
-                                              threadId: threadId, span: pair.key.span), named: name)
+            var group = BatchGroup(name: name, window: window, members: members, copy: copy, link: link,
+                                   threadId: threadId, span: pair.key.span)
+            group.interruption = f["interruption"].flatMap { reader.enumValue($0, what: "a batch group's `interruption`", as: Interruption.self) }
+            policy.batching.insert(group, named: name)
         }
         for pair in sections.named["digests", default: []] {
             let name = pair.key.value
@@ -77,8 +79,9 @@ extension Compilation {
             let single = f["single"].flatMap { reader.enumValue($0, what: "a digest's `single`", as: Digest.Single.self) } ?? .member
             let threadId = f["threadId"].flatMap { template($0, what: "a digest's `threadId`", allowed: groupThread) }
             guard let at else { continue }
-            policy.digests.insert(Digest(name: name, at: at, copy: copy, link: link, single: single, threadId: threadId,
-                                         span: pair.key.span), named: name)
+            var digest = Digest(name: name, at: at, copy: copy, link: link, single: single, threadId: threadId, span: pair.key.span)
+            digest.interruption = f["interruption"].flatMap { reader.enumValue($0, what: "a digest's `interruption`", as: Interruption.self) }
+            policy.digests.insert(digest, named: name)
         }
         for item in sections.lists["priorities", default: []] {
             guard let name = reader.string(item, what: "an entry of `priorities`") else { continue }
@@ -101,6 +104,7 @@ extension Compilation {
                 policy.content.maxLength = max
             }
             if let n = f["banned"], let names = reader.names(n, what: "`content.banned`") { policy.content.banned = names.map(\.name) }
+            if let n = f["review"], let names = reader.names(n, what: "`content.review`") { policy.content.review = names.map(\.name) }
         }
         return policy
     }

@@ -114,6 +114,11 @@ extension Compilation {
             let key = d["key"].flatMap { template($0, what: "`dedupe.key`", allowed: keyPlaceholders) }
             let window = d["window"].flatMap { reader.duration($0, what: "`dedupe.window`") }
             dedupe = Dedupe(key: key, window: window, span: node.span)
+            if let byNode = d["by"], reader.word(byNode, what: "`dedupe.by`", allowed: ["key", "content"]) == "content" {
+                dedupe?.byContent = true
+                checkContentDedupe(byNode, type: id, dedupeKey: d["key"], idempotencyKey: f["idempotencyKey"],
+                                   hasCopy: f["copy"] != nil)
+            }
         }
         let idempotencyKey = f["idempotencyKey"].flatMap { template($0, what: "`idempotencyKey`", allowed: keyPlaceholders) }
         var subjectPlaceholders = paramTypes
@@ -147,6 +152,9 @@ extension Compilation {
             }
         }
 
+        let render = compileRenderKeys(f, owner: id, payload: textPlaceholders)
+        checkRenderChannels(f, type: id, channels: channels)
+
         guard let category, !channels.isEmpty else { return nil }
         var keySpans = f.keySpans()
         for section in ["timing", "dedupe"] {
@@ -162,6 +170,7 @@ extension Compilation {
             silent: silent, interruption: interruption, threadId: threadId, priority: priority, copy: copy, link: link,
             span: pair.key.span, keySpans: keySpans)
         type.delivery = delivery
+        type.render = render
         return type
     }
 

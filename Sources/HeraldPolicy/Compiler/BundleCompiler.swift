@@ -25,6 +25,8 @@ struct Compilation {
 
     var scheme: String?
     var channelNames: [String] = []
+    /// Each channel's kind, for checks of the keys only some kinds show (H0282).
+    var channelKinds: [String: ChannelKind] = [:]
     var categoryNames: [String] = []
     var typeNames: [String] = []
     var routes = NamedTable<Route>()
@@ -57,6 +59,7 @@ struct Compilation {
     mutating func run(name defaultName: String, digest: String, files: [String]) -> PolicyBundle {
         let app = compileApp()
         let channels = compileChannels()
+        for name in channelNames { if let channel = channels[name] { channelKinds[name] = channel.kind } }
         (stateSchema, userSchema) = (compileSchema("state"), compileSchema("user"))
         baseEnvironment = .standard(state: stateSchema, user: userSchema, params: [:],
                                     categories: categoryNames, channels: channelNames, types: typeNames)
@@ -72,7 +75,15 @@ struct Compilation {
         routes = compileRoutes()
         compileAllParams()
         let categories = compileCategories()
-        let badge = sections.singles["badge"].flatMap { noDelivery(expression($0.value, what: "`badge`", expecting: .int, params: [:]), what: "`badge`") }
+        var badge: CompiledExpression?
+        var badgeTabs: [BadgeTab] = []
+        if let node = sections.singles["badge"]?.value {
+            if node.mapping != nil {
+                (badge, badgeTabs) = compileBadgeTabs(node)
+            } else {
+                badge = noDelivery(expression(node, what: "`badge`", expecting: .int, params: [:]), what: "`badge`")
+            }
+        }
         var types = NamedTable<NotificationType>()
         let typePairs = sections.named["types", default: []]
         for (pair, type) in zip(typePairs, compileTypes(typePairs)) {
@@ -99,6 +110,7 @@ struct Compilation {
             digests: policy.digests, priorities: policy.priorities, dst: policy.dst, content: policy.content,
             prompt: prompt)
         bundle.backoff = policy.backoff
+        bundle.badgeTabs = badgeTabs
         bundle.exemptions = policy.exemptions
         return bundle
     }

@@ -41,8 +41,15 @@ public enum LanguageKeys {
     public static let channel = Place(noun: "a channel", keys: ["kind", "permission", "toggle", "default"], required: ["kind"])
     public static let category = Place(
         noun: "a category",
-        keys: ["title", "default", "locked", "requires", "threadId", "interruption", "channels", "description", "keepChannels"],
+        keys: ["title", "default", "locked", "requires", "threadId", "interruption", "channels", "description", "keepChannels",
+               "sound", "actions", "osChannel", "relevance"],
         required: ["title"])
+    /// The long form of a category's channel entry (docs/seeds.md P22).
+    public static let categoryChannel = Place(noun: "a category's channel", keys: ["default", "title"])
+    /// One of `actions:` (docs/seeds.md P14).
+    public static let quickAction = Place(noun: "an action", keys: ["id", "title"], required: ["id", "title"])
+    /// The mapping form of `badge:` (docs/seeds.md P24).
+    public static let badge = Place(noun: "`badge`", keys: ["tabs", "total"], required: ["tabs"])
     /// The long form of a state or user field.
     public static let schemaField = Place(noun: "a field", keys: ["type", "description"], required: ["type"])
     public static let reason = Place(noun: "a reason", keys: ["description"])
@@ -54,7 +61,7 @@ public enum LanguageKeys {
         keys: [
             "category", "channels", "fallback", "default", "description", "params", "eligible", "timing", "caps",
             "suppress", "dedupe", "idempotencyKey", "subject", "critical", "locked", "silent", "interruption",
-            "threadId", "priority", "copy", "link", "delivery",
+            "threadId", "priority", "copy", "link", "delivery", "sound", "actions", "osChannel", "relevance", "payload",
         ],
         required: ["category", "channels"])
     /// The long form of a type's param.
@@ -67,7 +74,7 @@ public enum LanguageKeys {
     public static let typeSuppressRule = Place(noun: "a suppression rule", keys: ["id", "when", "reason"], required: ["when", "reason"])
     public static let policySuppressRule = Place(
         noun: "a suppression rule", keys: ["id", "match", "when", "reason"], required: ["when", "reason"])
-    public static let typeDedupe = Place(noun: "`dedupe`", keys: ["key", "window"])
+    public static let typeDedupe = Place(noun: "`dedupe`", keys: ["key", "window", "by"])
     public static let copy = Place(noun: "`copy`", keys: ["title", "subtitle", "body", "lockscreen"], required: ["body"])
     /// `link:` holds `route` plus one key per route param, so only `route` is fixed.
     public static let link = Place(noun: "`link`", keys: ["route"], required: ["route"])
@@ -80,14 +87,14 @@ public enum LanguageKeys {
     public static let quietHours = Place(noun: "`quietHours`", keys: ["during", "bypass"])
     public static let policyDedupe = Place(noun: "`dedupe`", keys: ["window"])
     public static let batchGroup = Place(
-        noun: "a batch group", keys: ["window", "members", "copy", "link", "threadId"], required: ["window", "members", "copy"])
-    public static let digest = Place(noun: "a digest", keys: ["at", "copy", "link", "single", "threadId"], required: ["at", "copy"])
+        noun: "a batch group", keys: ["window", "members", "copy", "link", "threadId", "interruption"], required: ["window", "members", "copy"])
+    public static let digest = Place(noun: "a digest", keys: ["at", "copy", "link", "single", "threadId", "interruption"], required: ["at", "copy"])
     public static let backoff = Place(
         noun: "a back-off", keys: ["id", "match", "by", "when", "for", "then", "reason"], required: ["when", "for", "then", "reason"])
     public static let backoffWhen = Place(noun: "a back-off's `when`", keys: ["dismissed", "ignored", "within", "opened"], required: ["within"])
     public static let backoffCap = Place(noun: "a back-off's `then`", keys: ["max", "per"], required: ["max", "per"])
     public static let dst = Place(noun: "`dst`", keys: ["gap", "overlap"])
-    public static let content = Place(noun: "`content`", keys: ["maxLength", "banned"])
+    public static let content = Place(noun: "`content`", keys: ["maxLength", "banned", "review"])
     public static let exemptions = Place(noun: "`exemptions`", keys: ["locked", "critical"])
     public static let prompt = Place(noun: "`prompt`", keys: ["wait", "description"])
     public static let promptRule = Place(noun: "a prompt rule", keys: ["id", "when", "reason"], required: ["when", "reason"])
@@ -101,6 +108,7 @@ public enum LanguageKeys {
         "quietHours": quietHours, "policyDedupe": policyDedupe, "batchGroup": batchGroup, "digest": digest, "dst": dst,
         "content": content, "prompt": prompt, "promptRule": promptRule,
         "backoff": backoff, "backoffWhen": backoffWhen, "backoffCap": backoffCap, "exemptions": exemptions,
+        "categoryChannel": categoryChannel, "quickAction": quickAction, "badge": badge,
     ]
 
     // Closed word sets

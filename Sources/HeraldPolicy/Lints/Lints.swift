@@ -177,6 +177,7 @@ public enum Lints {
     static func content(_ bundle: PolicyBundle, _ diagnostics: inout Diagnostics) {
         let rules = bundle.content
         let banned = rules.banned.map { ($0, Array($0.lowercased().unicodeScalars)) }
+        let review = rules.review.map { ($0, Array($0.lowercased().unicodeScalars)) }
         for (owner, key, template) in copyFields(bundle) {
             if let limit = rules.maxLength, key == "body" || key == "lockscreen" || key == "title" {
                 let length = CopyLength.longest(template.source)
@@ -187,6 +188,14 @@ public enum Lints {
                 }
             }
             let text = Array(template.source.lowercased().unicodeScalars)
+            for (word, needle) in review {
+                if let offset = wholeWordOffset(of: needle, in: text) {
+                    diagnostics.warning(.lintContentReview,
+                                        "`\(owner)` copy `\(key)` uses `\(word)`, which asks for a person's review (`content.review`)",
+                                        at: wordSpan(template, offset: offset),
+                                        notes: [.init("the word is allowed in some contexts only; read the copy, then keep or reword it")])
+                }
+            }
             for (word, needle) in banned {
                 if let offset = wholeWordOffset(of: needle, in: text) {
                     let source = template.source
@@ -203,6 +212,18 @@ public enum Lints {
                 }
             }
         }
+    }
+
+    /// The span of the word at scalar `offset` of a single-line template; the template's span
+    /// otherwise.
+    static func wordSpan(_ template: MessageTemplate, offset: Int) -> SourceSpan {
+        var span = template.span
+        let utf8Offset = String(String.UnicodeScalarView(template.source.unicodeScalars.prefix(offset))).utf8.count
+        if template.span.start.line == template.span.end.line {
+            span.start.column += utf8Offset + quoteWidth(template)
+            span.start.offset += utf8Offset + quoteWidth(template)
+        }
+        return span
     }
 
     /// 1 when the template's span starts at an opening quote, else 0.

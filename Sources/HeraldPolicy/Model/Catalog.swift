@@ -71,6 +71,11 @@ public struct Category: Sendable {
     /// Channels the category toggle does not stop (`keepChannels`, docs/seeds.md P2): with the
     /// category off, its types still go out on these (Handz §6.3 billing stays in-app).
     public var keepChannels: [String] = []
+    /// `sound`, `actions`, `osChannel`, `relevance` of its types (docs/seeds.md P14).
+    public var render = RenderKeys()
+    /// The category's label on a channel, where it differs from `title` (`channels: { email:
+    /// { title: … } }`, docs/seeds.md P22).
+    public var channelTitles: [String: String] = [:]
     /// The category's name (its key under `categories`).
     public var span: SourceSpan
     /// Where each key the category declares is written (the key, not its value), by key: a

@@ -101,6 +101,9 @@ public struct Dedupe: Sendable, Hashable {
     /// Seconds; nil: the policy's `dedupe.window`, or the key alone (forever).
     public var window: Int?
     public var span: SourceSpan
+    /// `by: content`: the key is the type and a fingerprint of the rendered copy and link, so
+    /// the same content is a duplicate whatever the params (docs/seeds.md P20).
+    public var byContent = false
 
     public init(key: MessageTemplate?, window: Int?, span: SourceSpan) {
         self.key = key
@@ -189,6 +192,8 @@ public struct NotificationType: Sendable {
     /// `first`: one decision on the first channel that passes; `all`: one decision per
     /// channel (`Engine.decideAll`, docs/seeds.md P1).
     public var delivery: Delivery = .first
+    /// `sound`, `actions`, `osChannel`, `relevance`, `payload` (over the category's, key by key).
+    public var render = RenderKeys()
     public var silent: Bool
     /// nil: the category's.
     public var interruption: Interruption?

@@ -72,6 +72,8 @@ public struct BatchGroup: Sendable, Hashable {
     public var link: Link?
     /// The flushed batch's thread id (`{type}`: the first member's type); nil: the group name.
     public var threadId: MessageTemplate?
+    /// The flushed batch's interruption level; nil: `active`.
+    public var interruption: Interruption?
     public var span: SourceSpan
 
     public init(name: String, window: Int, members: [String], copy: Copy?, link: Link?,
@@ -98,6 +100,8 @@ public struct Digest: Sendable, Hashable {
     public var single: Single
     /// The flushed digest's thread id (`{type}`: the first member's type); nil: the digest name.
     public var threadId: MessageTemplate?
+    /// The flushed digest's interruption level; nil: `active`.
+    public var interruption: Interruption?
     public var span: SourceSpan
 
     /// `single:` — whether a digest with one member stays a summary.
@@ -160,6 +164,9 @@ public struct ContentRules: Sendable, Hashable {
     public var maxLength: Int?
     /// Whole words or phrases, any case.
     public var banned: [String]
+    /// Whole words or phrases, any case, that copy may use only after a person has read it in
+    /// context (a warning, `content.review`, docs/seeds.md P18).
+    public var review: [String] = []
     public var span: SourceSpan?
 
     public init(maxLength: Int? = nil, banned: [String] = [], span: SourceSpan? = nil) {

@@ -23,7 +23,10 @@ public struct PolicyBundle: Sendable {
     /// The catalog's own reasons (built-in ones are `Reason.builtIn`).
     public let reasons: NamedTable<Reason>
     public let routes: NamedTable<Route>
+    /// The app icon's badge (`badge:`, or `badge.total`).
     public let badge: CompiledExpression?
+    /// `badge.tabs`, in declaration order; with no `total`, the badge is their sum.
+    public var badgeTabs: [BadgeTab] = []
     public let types: NamedTable<NotificationType>
 
     // Policy

@@ -117,6 +117,7 @@ extension JSONSchemaGenerator {
             ("typeDedupe", record([
                 ("key", ref("template", "The dedupe key.")),
                 ("window", ref("duration", "`duplicate` for the same key within this window.")),
+                ("by", enumeration(["key", "content"], "`key` (default) or `content`: the key is the type and a fingerprint of the rendered copy and link.")),
             ], description: "A type's deduplication.")),
             ("quietHoursWindow", record([
                 ("start", ref("timeOfDay", "Start of quiet hours.")),
@@ -138,8 +139,20 @@ extension JSONSchemaGenerator {
             ("reasons", map(anyOf([string("Short form: the description."), ref("reason")], "A suppression reason: its description, or `{ description }`."),
                             "The catalog's own suppression reason codes, added to the built-in set.")),
             ("routes", map(ref("route"), "Typed deep-link templates: route name → route.")),
-            ("badge", ref("intExpression", "An int expression rendered into `notification.badge` of every decision.")),
+            ("badge", anyOf([ref("intExpression"), ref("badge")],
+                            "An int expression rendered into `notification.badge` of every decision, or per-tab badges `{ tabs, total }`.")),
             ("types", map(ref("type"), "Every notification type: Type ID → type.")),
+        ]
+    }
+
+    /// The render-only keys of categories and types (docs/seeds.md P14).
+    static var renderKeyProperties: [(String, JSONOutput)] {
+        [
+            ("sound", string("The sound file (`score_update.caf`) or `default`; rendered as `notification.sound`.")),
+            ("actions", list(ref("quickAction"), "Quick actions, in order; rendered as `notification.actions`.")),
+            ("osChannel", string("The Android notification channel id; rendered as `notification.osChannel`.")),
+            ("relevance", object([("type", .string("number")), ("minimum", .int(0)), ("maximum", .int(1)),
+                                  ("description", .string("iOS relevance score, 0 … 1; rendered as `notification.relevance`."))])),
         ]
     }
 
@@ -165,13 +178,25 @@ extension JSONSchemaGenerator {
                 ("interruption", ref("interruption", "Default for its types (default `active`).")),
                 ("channels", object([
                     ("type", .string("object")),
-                    ("description", .string("Per-channel defaults of the category toggle: channel → bool.")),
+                    ("description", .string("Per-channel defaults of the category toggle: channel → bool, or `{ default, title }` with the category's label on that channel.")),
                     ("propertyNames", ref("identifier")),
-                    ("additionalProperties", object([("type", .string("boolean"))])),
+                    ("additionalProperties", anyOf([object([("type", .string("boolean"))]), ref("categoryChannel")])),
                 ])),
                 ("description", string("Documentation only.")),
                 ("keepChannels", list(ref("identifier"), "Channels its types still deliver on when the category is off (e.g. `[in_app]`).")),
-            ], required: ["title"], description: "A category.")),
+            ] + renderKeyProperties, required: ["title"], description: "A category.")),
+            ("categoryChannel", record([
+                ("default", boolean("The category toggle's default on this channel (default true).")),
+                ("title", string("The category's label on this channel, rendered as `notification.categoryTitle`.")),
+            ], description: "A category's channel entry.")),
+            ("quickAction", record([
+                ("id", string("What the app receives when the action is tapped (required; unique in its list).")),
+                ("title", string("The button's label (required).")),
+            ], required: ["id", "title"], description: "A quick action.")),
+            ("badge", record([
+                ("tabs", map(ref("intExpression"), "Each app tab's badge: tab name → int expression (required).", names: "fieldName")),
+                ("total", ref("intExpression", "The app icon's badge (default: the sum of the tabs).")),
+            ], required: ["tabs"], description: "Per-tab badges.")),
             ("reason", record([
                 ("description", string("What the reason means.")),
             ], description: "A suppression reason.")),
@@ -203,6 +228,8 @@ extension JSONSchemaGenerator {
                 ("copy", ref("copy", "The notification's text (required unless `silent`).")),
                 ("link", ref("link", "Where tapping leads.")),
                 ("delivery", enumeration(["first", "all"], "`first`: one decision on the first channel that passes (default); `all`: one decision per channel, each with its own toggles, permission and key.")),
+            ] + renderKeyProperties + [
+                ("payload", map(ref("template"), "Extra fields for the app: key → template over the type's params, rendered as `notification.payload`.", names: "fieldName")),
             ], required: ["category", "channels"], description: "A notification type.", extra: [
                 ("if", object([
                     ("properties", object([("silent", object([("const", .bool(true))]))])),
@@ -265,6 +292,7 @@ extension JSONSchemaGenerator {
                 ("copy", ref("copy", "The batch's text (required); may use `{count}` and `{first}`.")),
                 ("link", ref("link", "Where tapping the batch leads.")),
                 ("threadId", ref("template", "The flushed batch's thread id; may use `{type}` (the first member's type). Default: the group name.")),
+                ("interruption", ref("interruption", "The flushed batch's interruption level (default `active`).")),
             ], required: ["window", "members", "copy"], description: "A batch group.")),
             ("backoff", record([
                 ("id", ref("identifier", "Named in decisions and traces (default `backoff[<n>]`).")),
@@ -291,6 +319,7 @@ extension JSONSchemaGenerator {
                 ("link", ref("link", "Where tapping the digest leads.")),
                 ("single", enumeration(["member", "summary"], "With one member: deliver it (`member`, default) or the digest's own copy (`summary`).")),
                 ("threadId", ref("template", "The flushed digest's thread id; may use `{type}` (the first member's type). Default: the digest name.")),
+                ("interruption", ref("interruption", "The flushed digest's interruption level (default `active`).")),
             ], required: ["at", "copy"], description: "A digest.")),
             ("dst", record([
                 ("gap", enumeration(["next_valid_minute"], "A local time that does not exist, spring forward (default `next_valid_minute`).")),
@@ -299,6 +328,7 @@ extension JSONSchemaGenerator {
             ("content", record([
                 ("maxLength", integer("Warning `H0505` above this many characters.", minimum: 1)),
                 ("banned", list(.object([("type", .string("string"))]), "Banned words and phrases (error `H0506`; whole words, any case).")),
+                ("review", list(.object([("type", .string("string"))]), "Words and phrases allowed only in some contexts (warning `H0286` asking for review; whole words, any case).")),
             ], description: "Content rules checked on every title, body and lock-screen variant.")),
             ("prompt", record([
                 ("wait", list(ref("promptRule"), "Wait rules, in order: the first true one answers `wait` with its reason; none true answers `ask` (`eligible`).")),
