@@ -75,6 +75,8 @@ public struct CompiledExpression: Sendable {
     /// The subset of `referencedPaths` whose declared type is not optional: the paths whose
     /// absence the engine reports as `missing_data`.
     public var requiredPaths: [[String]] { storage.requiredPaths }
+    /// The window of each `sent()` call the expression makes (how far back it reads the ledger).
+    public var sentWindows: [SentWindow] { storage.sentWindows }
     /// Immutable and shared: copying an expression (as rules and decisions do) is one
     /// reference count. Package access: the engine's hot path holds evaluators without
     /// counting references (`HeraldEngine/HotPath/UnownedExpression.swift`).
@@ -86,6 +88,7 @@ public struct CompiledExpression: Sendable {
         let type: ValueType
         let referencedPaths: [[String]]
         let requiredPaths: [[String]]
+        let sentWindows: [SentWindow]
         package let evaluation: ExpressionEvaluation
         /// For a `bool` expression, its truth computed without building values for its logic
         /// (`ExpressionEvaluator.compileBool`); else `evaluation`'s `.isTrue`.
@@ -94,9 +97,10 @@ public struct CompiledExpression: Sendable {
         /// `truth` is not optional: a closure kept in an optional is stored maximally
         /// abstracted, and calling it would go through two reabstraction thunks.
         init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
-             requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation,
+             requiredPaths: [[String]], sentWindows: [SentWindow], evaluation: @escaping ExpressionEvaluation,
              truth: @escaping BoolEvaluation) {
             self.truth = truth
+            self.sentWindows = sentWindows
             self.source = source
             self.span = span
             self.type = type
@@ -113,9 +117,10 @@ public struct CompiledExpression: Sendable {
     }
 
     init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
-         requiredPaths: [[String]], evaluation: @escaping ExpressionEvaluation, truth: @escaping BoolEvaluation) {
+         requiredPaths: [[String]], sentWindows: [SentWindow] = [], evaluation: @escaping ExpressionEvaluation,
+         truth: @escaping BoolEvaluation) {
         storage = Storage(source: source, span: span, type: type, referencedPaths: referencedPaths,
-                          requiredPaths: requiredPaths, evaluation: evaluation, truth: truth)
+                          requiredPaths: requiredPaths, sentWindows: sentWindows, evaluation: evaluation, truth: truth)
     }
 
     /// Evaluates; total (never traps: division by zero and the like have defined results).
@@ -175,7 +180,7 @@ public enum ExpressionCompiler {
         return CompiledExpression(
             source: scalar.value, span: span, type: checked.type,
             referencedPaths: checker.paths, requiredPaths: checker.requiredPaths,
-            evaluation: evaluation, truth: truth)
+            sentWindows: checker.sentWindows, evaluation: evaluation, truth: truth)
     }
 
     /// Parses and checks `text` as if it were a plain YAML scalar starting at `start`

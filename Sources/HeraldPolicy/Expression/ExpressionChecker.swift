@@ -13,6 +13,8 @@ struct ExpressionChecker {
     /// Name paths read, in first-use order.
     private(set) var paths: [[String]] = []
     private(set) var requiredPaths: [[String]] = []
+    /// The windows of every `sent()` call, in order (a store reads this much of the ledger).
+    private(set) var sentWindows: [SentWindow] = []
     private var seen: Set<[String]> = []
 
     static let functions = ["has", "since", "size", "time", "date", "min", "max", "sent"]
@@ -514,6 +516,7 @@ struct ExpressionChecker {
                       "`\(written)` is not a window of `sent()`: use `day`, `week`, `calendar_week`, `month`, `lifetime` or a duration such as `48h`",
                       arguments[1].range, suggestion: Suggestions.closest(to: written, in: Self.windows.keys))
             }
+            if let window { sentWindows.append(window) }
             var statuses: [String]?
             if arguments.count == 3 {
                 statuses = []

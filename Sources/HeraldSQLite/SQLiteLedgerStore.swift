@@ -1,0 +1,240 @@
+public import HeraldEngine
+public import HeraldStore
+import GRDB
+
+/// The embedded `LedgerStore`: one SQLite file in WAL mode, through GRDB (on a server, or inside
+/// an app that plans its own local notifications; no NIO).
+///
+/// Each unit of work is one `BEGIN IMMEDIATE` transaction: SQLite's single writer lock taken
+/// before the first read, so the read-decide-write of one user (of every user: SQLite has one
+/// writer) never interleaves with another, in this process or any other sharing the file.
+/// Readers (`entries`) run beside the writer on the pool's reader connections.
+///
+/// Durability: WAL with `synchronous = NORMAL` (the default `Durability.process`): a
+/// committed unit survives the process being killed; after a power loss the last units may be
+/// lost but the file is never corrupt. `Durability.power` (`synchronous = FULL`) syncs each commit.
+public final class SQLiteLedgerStore: LedgerStore {
+    /// How far a committed unit of work is guaranteed to survive.
+    public enum Durability: Sendable {
+        /// A crash of the process: `synchronous = NORMAL` (the default).
+        case process
+        /// A power loss: `synchronous = FULL` (an fsync per commit).
+        case power
+    }
+
+    let pool: DatabasePool
+    /// The file, for messages.
+    public let path: String
+
+    /// Opens (creating if needed) and migrates the ledger at `path`.
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - durability: see `Durability`.
+    ///   - busyTimeout: how long a unit waits for another process's write lock, in seconds.
+    /// - Throws: `StoreError`: `corruptDatabase` (not a database, or damaged), `schemaTooNew`
+    ///   (written by a newer Herald), `databaseFailed` (permissions, a full disk…).
+    public init(path: String, durability: Durability = .process, busyTimeout: Double = 10) throws {
+        self.path = path
+        var config = Configuration()
+        config.busyMode = .timeout(busyTimeout)
+        config.label = "herald-ledger"
+        let synchronous = durability == .power ? "FULL" : "NORMAL"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            // A damaged file can open fine and fail on its first page read: check it now.
+            try pool.read { db in _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
+            try SQLiteSchema.migrate(pool, path: path)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    // MARK: The unit of work
+
+    public func commit<Value: Sendable>(
+        user: String, read: LedgerRead, requestKey: String?, now: Int,
+        decide: @Sendable ([LedgerRecord]) throws -> (LedgerProposal, Value)
+    ) async throws -> LedgerCommit<Value> {
+        guard !user.isEmpty else { throw StoreError.missingUser }
+        let path = self.path
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var result: LedgerCommit<Value>?
+                try db.inTransaction(.immediate) {
+                    if let requestKey, let body = try String.fetchOne(
+                        db.cachedStatement(sql: "SELECT body FROM response WHERE user = ? AND request_key = ?"),
+                        arguments: [user, requestKey])
+                    {
+                        result = LedgerCommit(response: body, replayed: true, value: nil, inserted: [])
+                        return .rollback
+                    }
+                    let snapshot = try Self.entries(db, user: user, read: read)
+                    let (proposal, value) = try UnitOfWork.resolve(snapshot: snapshot, decide: decide) { keys in
+                        try Self.liveEntries(db, user: user, keys: keys)
+                    }
+                    try Self.apply(proposal, db: db, user: user, now: now)
+                    if let requestKey {
+                        try db.cachedStatement(sql: "INSERT INTO response (user, request_key, body, recorded_at) VALUES (?, ?, ?, ?)")
+                            .execute(arguments: [user, requestKey, proposal.response, now])
+                    }
+                    result = LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
+                    return .commit
+                }
+                return result!
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    static func apply(_ proposal: LedgerProposal, db: Database, user: String, now: Int) throws {
+        for key in proposal.cancel {
+            let statement = try db.cachedStatement(sql: """
+                UPDATE entry SET status = 'cancelled', updated_at = ? WHERE user = ? AND key = ? AND status <> 'cancelled'
+                """)
+            try statement.execute(arguments: [now, user, key])
+            if db.changesCount == 0 { throw StoreError.unknownKey(user: user, key: key) }
+        }
+        for entry in proposal.update {
+            let statement = try db.cachedStatement(sql: """
+                UPDATE entry SET type = ?, subject = ?, channel = ?, deliver_at = ?, status = ?, batch_key = ?, updated_at = ?
+                WHERE user = ? AND key = ? AND status <> 'cancelled'
+                """)
+            try statement.execute(arguments: [entry.type, entry.subject, entry.channel, entry.deliverAt, entry.status.rawValue,
+                                              entry.batchKey, now, user, entry.key])
+            if db.changesCount == 0 { throw StoreError.unknownKey(user: user, key: entry.key) }
+        }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO entry (user, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for entry in proposal.insert {
+            do {
+                try insert.execute(arguments: [user, entry.key, entry.type, entry.subject, entry.channel, entry.deliverAt,
+                                               entry.status.rawValue, entry.batchKey, now, now])
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                throw StoreError(.keyConflict, "user `\(user)` already has a live entry with key `\(entry.key)`")
+            }
+        }
+    }
+
+    // MARK: Events, listing, deletion
+
+    public func applyEvent(user: String, key: String, status: HistoryEntry.Status, at: Int) async throws -> LedgerRecord {
+        let path = self.path
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var record: LedgerRecord?
+                try db.inTransaction(.immediate) {
+                    guard let id = try Int64.fetchOne(
+                        db.cachedStatement(sql: "SELECT id FROM entry WHERE user = ? AND key = ? AND status <> 'cancelled'"),
+                        arguments: [user, key])
+                    else { throw StoreError.unknownKey(user: user, key: key) }
+                    try db.cachedStatement(sql: "UPDATE entry SET status = ?, updated_at = ? WHERE id = ?")
+                        .execute(arguments: [status.rawValue, at, id])
+                    record = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM entry WHERE id = ?"), arguments: [id])
+                        .map(Self.record)
+                    return .commit
+                }
+                return record!
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    public func entries(user: String) async throws -> [LedgerRecord] {
+        let path = self.path
+        do {
+            return try await pool.read { db in try Self.entries(db, user: user, read: .all) }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    public func forget(user: String) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM response WHERE user = ?", arguments: [user])
+            try db.execute(sql: "DELETE FROM entry WHERE user = ?", arguments: [user])
+            return db.changesCount
+        }
+    }
+
+    public func prune(before cutoff: Int, keepTypes: Set<String>) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM response WHERE recorded_at < ?", arguments: [cutoff])
+            var arguments: StatementArguments = [cutoff]
+            var sql = "DELETE FROM entry WHERE deliver_at < ?"
+            if !keepTypes.isEmpty {
+                sql += " AND type NOT IN (" + Array(repeating: "?", count: keepTypes.count).joined(separator: ", ") + ")"
+                arguments += StatementArguments(keepTypes.sorted())
+            }
+            try db.execute(sql: sql, arguments: arguments)
+            return db.changesCount
+        }
+    }
+
+    /// One immediate transaction.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let path = self.path
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var value: T?
+                try db.inTransaction(.immediate) {
+                    value = try body(db)
+                    return .commit
+                }
+                return value!
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    // MARK: Rows
+
+    /// The user's entries `read` selects, by delivery instant then recording order.
+    static func entries(_ db: Database, user: String, read: LedgerRead) throws -> [LedgerRecord] {
+        guard let since = read.since else {
+            return try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM entry WHERE user = ? ORDER BY deliver_at, id"),
+                                    arguments: [user]).map(record)
+        }
+        var records = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM entry WHERE user = ? AND deliver_at >= ? ORDER BY deliver_at, id"),
+            arguments: [user, since]).map(record)
+        if !read.lifetimeTypes.isEmpty {
+            let older = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM entry WHERE user = ? AND deliver_at < ? ORDER BY deliver_at, id"),
+                arguments: [user, since]).map(record).filter { read.lifetimeTypes.contains($0.entry.type) }
+            records = older + records
+        }
+        return records
+    }
+
+    static func liveEntries(_ db: Database, user: String, keys: [String]) throws -> [LedgerRecord] {
+        let statement = try db.cachedStatement(sql: "SELECT * FROM entry WHERE user = ? AND key = ? AND status <> 'cancelled'")
+        return try keys.flatMap { key in try Row.fetchAll(statement, arguments: [user, key]).map(record) }
+    }
+
+    static func record(_ row: Row) -> LedgerRecord {
+        let status = HistoryEntry.Status(rawValue: row["status"]) ?? .scheduled  // the CHECK constraint admits no other
+        let entry = HistoryEntry(key: row["key"], type: row["type"], subject: row["subject"], channel: row["channel"],
+                                 deliverAt: row["deliver_at"], status: status, batchKey: row["batch_key"])
+        return LedgerRecord(entry: entry, recordedAt: row["recorded_at"], updatedAt: row["updated_at"])
+    }
+
+    /// A GRDB or SQLite error as a `StoreError` naming the cause (a `StoreError` or a request
+    /// error thrown by a unit of work passes through).
+    static func storeError(_ error: any Error, path: String) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return StoreError(.corruptDatabase, "`\(path)` is not a Herald SQLite database or is damaged (\(error.message ?? "SQLite error \(error.resultCode.rawValue)")): restore it from a backup or move it aside")
+        default:
+            return StoreError(.databaseFailed, "SQLite failed on `\(path)`: \(error.message ?? "error \(error.resultCode.rawValue)")")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+public import HeraldEngine
+
+extension DecisionRecorder {
+    /// Plans the candidates against the user's stored ledger, reconciles the plan with the
+    /// user's pending entries (live `scheduled` entries delivering at or after `now`), and
+    /// records the result in one unit of work: additions inserted, updates replaced by key,
+    /// cancellations marked `cancelled`.
+    /// - Parameters:
+    ///   - request: the candidates (all of one user; their `history` is not read), `now`, `horizon`.
+    ///   - idempotencyKey: as for `decide`.
+    /// - Returns: the reconciliation's JSON (as `herald reconcile` prints it, compact).
+    /// - Throws: `RequestErrors` for bad candidates or candidates of several users; `StoreError`.
+    public func reconcile(_ request: PlanRequest, idempotencyKey: String? = nil) async throws -> RecordedDecision {
+        guard let first = request.candidates.first else {
+            throw RequestErrors([RequestError(path: "candidates", message: "a recorded plan needs at least one candidate")])
+        }
+        let user = first.userID
+        guard !user.isEmpty else { throw StoreError.missingUser }
+        if let other = request.candidates.firstIndex(where: { $0.userID != user }) {
+            throw RequestErrors([RequestError(path: "candidates[\(other)].user.id",
+                                              message: "a recorded plan is for one user; expected `\(user)`")])
+        }
+        let engine = self.engine
+        let earliest = request.candidates.map(\.at).min() ?? request.now
+        let read = window.read(around: min(request.now, earliest))
+        let commit = try await store.commit(user: user, read: read, requestKey: idempotencyKey, now: request.now) { records in
+            let pending = records.filter { $0.entry.status == .scheduled && $0.entry.deliverAt >= request.now }
+            let pendingKeys = Set(pending.map(\.entry.key))
+            let history = records.filter { $0.isLive && !pendingKeys.contains($0.entry.key) }.map(\.entry)
+            var candidates = request.candidates
+            for index in candidates.indices { candidates[index].history = history }
+            let plan: Plan
+            switch engine.plan(candidates, now: request.now, horizon: request.horizon) {
+            case .failure(let errors): throw errors
+            case .success(let made): plan = made
+            }
+            let result = engine.reconcile(plan, pending: pending.map { PendingEntry($0.entry) })
+            let proposal = LedgerProposal(
+                insert: result.add.compactMap { $0.historyEntry(subject: $0.subject) },
+                update: result.update.compactMap { $0.decision.historyEntry(subject: $0.decision.subject) },
+                cancel: result.cancel.map(\.key),
+                response: result.json().serialized())
+            return (proposal, plan.decisions)
+        }
+        return RecordedDecision(response: commit.response, replayed: commit.replayed, decisions: commit.value ?? [],
+                                recorded: commit.inserted)
+    }
+}

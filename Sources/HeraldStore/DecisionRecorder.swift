@@ -1,0 +1,81 @@
+public import HeraldEngine
+
+/// Decide-and-record: the pure engine over a `LedgerStore`, one atomic unit of work per call.
+///
+/// The engine stays pure: the recorder reads what the policy can look at of the user's ledger
+/// (`window`), decides with `Engine.decideAll(_:ledger:now:)`, and has the store write the
+/// scheduled, batched or deferred entries in the same transaction. A request's own `history`
+/// is not read: the store's ledger is the history.
+public struct DecisionRecorder: Sendable {
+    public let engine: Engine
+    public let store: any LedgerStore
+    /// How much of a ledger the engine's policy can look at (`LedgerWindow(bundle:)`).
+    public let window: LedgerWindow
+
+    public init(engine: Engine, store: any LedgerStore) {
+        self.engine = engine
+        self.store = store
+        window = LedgerWindow(bundle: engine.bundle)
+    }
+
+    /// Decides `request` against the user's stored ledger and records what it schedules or
+    /// batches, atomically for the user.
+    /// - Parameters:
+    ///   - request: the trigger; `request.user.id` names the ledger; `request.now` is the clock.
+    ///   - idempotencyKey: the caller's key for this request; a request whose key was already
+    ///     decided gets the stored response back, byte for byte, and records nothing.
+    /// - Returns: the response (the JSON `herald decide` prints, compact) and what was recorded.
+    /// - Throws: `RequestErrors` for a bad request (nothing recorded), `StoreError` for the store.
+    public func decide(_ request: DecisionRequest, idempotencyKey: String? = nil) async throws -> RecordedDecision {
+        let user = request.userID
+        guard !user.isEmpty else { throw StoreError.missingUser }
+        let engine = self.engine
+        let read = window.read(around: min(request.now, request.at))
+        let commit = try await store.commit(user: user, read: read, requestKey: idempotencyKey, now: request.now) { records in
+            let ledger = engine.ledger(records.map(\.entry))
+            switch engine.decideAll(request, ledger: ledger, now: request.now) {
+            case .failure(let errors):
+                throw errors
+            case .success(let decisions):
+                let entries = decisions.compactMap { $0.historyEntry(subject: $0.subject) }
+                let response = Self.response(decisions, engine: engine).serialized()
+                return (LedgerProposal(insert: entries, response: response), decisions)
+            }
+        }
+        return RecordedDecision(response: commit.response, replayed: commit.replayed, decisions: commit.value ?? [],
+                                recorded: commit.inserted)
+    }
+
+    /// The JSON of one trigger's decisions, as `herald decide` prints it: the decision, or for a
+    /// `delivery: all` type `{ "type", "delivery": "all", "decisions": [...] }`.
+    public static func response(_ decisions: [Decision], engine: Engine) -> JSON {
+        guard let first = decisions.first, engine.deliversAll(first.type) else {
+            return decisions.first?.json() ?? .array([])
+        }
+        return ["type": .string(first.type), "delivery": .string("all"), "decisions": .array(decisions.map { $0.json() })]
+    }
+
+    /// Reports an event for the user's live entry with `key`.
+    /// - Throws: `StoreError.unknownKey` when no live entry has the key (nothing is inserted).
+    public func event(user: String, key: String, _ event: LedgerEvent, at: Int) async throws -> LedgerRecord {
+        guard !user.isEmpty else { throw StoreError.missingUser }
+        return try await store.applyEvent(user: user, key: key, status: event.status, at: at)
+    }
+
+    /// The user's stored ledger, oldest delivery first.
+    public func ledger(user: String) async throws -> [LedgerRecord] {
+        try await store.entries(user: user)
+    }
+
+    /// Deletes every row of the user. - Returns: how many entries were deleted.
+    public func forget(user: String) async throws -> Int {
+        try await store.forget(user: user)
+    }
+
+    /// Deletes what the policy can no longer look at at `now` (entries older than `window`,
+    /// except those of lifetime-capped types). - Returns: how many entries were deleted.
+    public func prune(now: Int) async throws -> Int {
+        guard let cutoff = window.pruneCutoff(now: now) else { return 0 }
+        return try await store.prune(before: cutoff, keepTypes: window.lifetimeTypes)
+    }
+}
