@@ -25,6 +25,30 @@ var targets: [Target] = [
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]
     ),
+    // PostgreSQL ledger store (docs/store.md): its own product, so HeraldStore and HeraldSQLite pull in no NIO.
+    .target(
+        name: "HeraldPostgres",
+        dependencies: [
+            "HeraldStore", "HeraldEngine",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
+    // Decides a run of triggers against a store from one OS process (tests that share a store between processes, benchmarks).
+    .executableTarget(
+        name: "herald-ledger-load",
+        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres"]
+    ),
+    // Decide-and-record throughput and latency of a store with a seeded ledger (docs/performance.md).
+    .executableTarget(
+        name: "herald-ledger-bench",
+        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres"],
+        path: "Benchmarks/LedgerStore"
+    ),
+    .testTarget(
+        name: "HeraldPostgresTests",
+        dependencies: ["HeraldPostgres", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald-ledger-load"]
+    ),
     .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
     .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
@@ -47,11 +71,14 @@ let package = Package(
         .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
         .library(name: "HeraldStore", targets: ["HeraldStore"]),
         .library(name: "HeraldSQLite", targets: ["HeraldSQLite"]),
+        .library(name: "HeraldPostgres", targets: ["HeraldPostgres"]),
         .executable(name: "herald", targets: ["herald"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: targets
 )
