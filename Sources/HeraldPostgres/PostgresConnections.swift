@@ -111,7 +111,9 @@ final class PostgresConnections: Sendable {
             return (state.waiters.isEmpty ? nil : state.waiters.removeFirst(), !keep)
         }
         if closeIt {
-            let _: EventLoopFuture<Void> = connection.close()
+            // The connection must outlive its closing (PostgresNIO asserts it is closed when freed).
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in withExtendedLifetime(connection) {} }
         }
         waiter?.resume()
     }

@@ -11,7 +11,9 @@ import Testing
 @Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipNote), .serialized)
 struct PostgresConcurrencyTests {
     static let cap = 50
-    static let triggers = 10_000
+    /// 10,000 (the figure); `HERALD_TEST_POSTGRES_TRIGGERS` lowers it for a quick local run
+    /// (an even number ≥ 400: the checks need the cap reached on many days).
+    static let triggers = ProcessInfo.processInfo.environment["HERALD_TEST_POSTGRES_TRIGGERS"].flatMap(Int.init) ?? 10_000
 
     /// Trigger i: a `ping` with id `n(i % 8000)` (2,000 ids come back some 55 days later, when
     /// their first entry is far outside the read window), every 10 minutes (144 a day against a
@@ -86,7 +88,7 @@ struct PostgresConcurrencyTests {
         var perDay: [Int: Int] = [:]
         for record in ledger { perDay[record.entry.deliverAt / 86_400, default: 0] += 1 }
         #expect(perDay.values.max() == cap, "days over the cap: \(perDay.filter { $0.value > cap })")
-        #expect(ledger.count > 2_000)
+        #expect(ledger.count >= triggers / 5)
     }
 
     @Test func aConnectionKilledMidRunIsAClearErrorAndLosesNoEntry() async throws {
