@@ -22,7 +22,7 @@ var targets: [Target] = [
     .executableTarget(
         name: "herald",
         dependencies: [
-            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting", "HeraldStore", "HeraldSQLite", "HeraldSimulate", "HeraldServe",
+            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting", "HeraldStore", "HeraldSQLite", "HeraldSimulate", "HeraldServe", "HeraldPostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]
@@ -45,6 +45,30 @@ var targets: [Target] = [
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]
+    ),
+    // PostgreSQL ledger store (docs/store.md): its own product, so HeraldStore and HeraldSQLite pull in no NIO.
+    .target(
+        name: "HeraldPostgres",
+        dependencies: [
+            "HeraldStore", "HeraldEngine",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
+    // Decides a run of triggers against a store from one OS process (tests that share a store between processes, benchmarks).
+    .executableTarget(
+        name: "herald-ledger-load",
+        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres"]
+    ),
+    // Decide-and-record throughput and latency of a store with a seeded ledger (docs/performance.md).
+    .executableTarget(
+        name: "herald-ledger-bench",
+        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres"],
+        path: "Benchmarks/LedgerStore"
+    ),
+    .testTarget(
+        name: "HeraldPostgresTests",
+        dependencies: ["HeraldPostgres", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald-ledger-load"]
     ),
     .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
     .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
@@ -73,6 +97,7 @@ let package = Package(
         .library(name: "HeraldSQLite", targets: ["HeraldSQLite"]),
         .library(name: "HeraldSimulate", targets: ["HeraldSimulate"]),
         .library(name: "HeraldServe", targets: ["HeraldServe"]),
+        .library(name: "HeraldPostgres", targets: ["HeraldPostgres"]),
         .executable(name: "herald", targets: ["herald"]),
     ],
     dependencies: [
@@ -83,6 +108,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: targets
 )

@@ -50,4 +50,13 @@ public protocol LedgerStore: Sendable {
     /// responses recorded before `cutoff`. Entries of `keepTypes` (what lifetime caps count) stay.
     /// - Returns: how many entries were deleted.
     func prune(before cutoff: Int, keepTypes: Set<String>) async throws -> Int
+
+    /// Releases the store's connections (units of work in flight finish first). A store must not
+    /// be used after it is closed. Stores without connections (in memory, SQLite) do nothing.
+    func close() async
+}
+
+extension LedgerStore {
+    /// Nothing to release.
+    public func close() async {}
 }

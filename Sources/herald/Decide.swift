@@ -38,8 +38,9 @@ struct Decide: AsyncParsableCommand {
                 try DecisionInput.fail(error)
             }
             let result = try await StoreOpener.run {
-                let recorder = DecisionRecorder(engine: loaded.engine, store: try StoreOpener.open(store))
-                return try await recorder.decide(request, idempotencyKey: idempotencyKey)
+                try await StoreOpener.with(store) { opened in
+                    try await DecisionRecorder(engine: loaded.engine, store: opened).decide(request, idempotencyKey: idempotencyKey)
+                }
             }
             // The stored bytes as they are with --compact; re-indented otherwise.
             if options.compact {

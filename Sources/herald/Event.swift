@@ -34,8 +34,9 @@ struct EventCommand: AsyncParsableCommand {
         }
         let at = try StoreOpener.instant(at, option: "at")
         let record = try await StoreOpener.run {
-            let store = try StoreOpener.open(storeOptions.store)
-            return try await store.applyEvent(user: user, key: key, status: event.status, at: at)
+            try await StoreOpener.with(storeOptions.store) { store in
+                try await store.applyEvent(user: user, key: key, status: event.status, at: at)
+            }
         }
         print(record.json().serialized())
     }

@@ -20,7 +20,7 @@ struct LedgerCommand: AsyncParsableCommand {
 
         func run() async throws {
             let records = try await StoreOpener.run {
-                try await StoreOpener.open(storeOptions.store).entries(user: user)
+                try await StoreOpener.with(storeOptions.store) { try await $0.entries(user: user) }
             }
             print(JSON.array(records.map { $0.json() }).serialized(pretty: !compact))
         }
@@ -35,7 +35,7 @@ struct LedgerCommand: AsyncParsableCommand {
 
         func run() async throws {
             let deleted = try await StoreOpener.run {
-                try await StoreOpener.open(storeOptions.store).forget(user: user)
+                try await StoreOpener.with(storeOptions.store) { try await $0.forget(user: user) }
             }
             print(JSON.object([JSON.Member("user", .string(user)), JSON.Member("deleted", .int(deleted))]).serialized())
         }
@@ -58,8 +58,9 @@ struct LedgerCommand: AsyncParsableCommand {
             let loaded = try DecisionInput.load(policyDirectory)
             let now = try StoreOpener.instant(now, option: "now")
             let deleted = try await StoreOpener.run {
-                let recorder = DecisionRecorder(engine: loaded.engine, store: try StoreOpener.open(storeOptions.store))
-                return try await recorder.prune(now: now)
+                try await StoreOpener.with(storeOptions.store) { store in
+                    try await DecisionRecorder(engine: loaded.engine, store: store).prune(now: now)
+                }
             }
             print(JSON.object([JSON.Member("deleted", .int(deleted))]).serialized())
         }

@@ -65,9 +65,15 @@ struct Serve: AsyncParsableCommand {
             configuration.maxJSONDepth = maxDepth
             configuration.requestTimeout = .milliseconds(Int(timeout * 1000))
             configuration.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
-            let store = try StoreOpener.open(self.store)
-            let server = try HeraldServer(configuration: configuration, store: store, logger: logger)
-            try await server.run()
+            let store = try await StoreOpener.open(self.store)
+            do {
+                let server = try HeraldServer(configuration: configuration, store: store, logger: logger)
+                try await server.run()
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
         } catch let error as ServeSetupError {
             Terminal.writeError("error: \(error)\n")
             throw ExitCode(64)

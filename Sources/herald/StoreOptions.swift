@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import HeraldEngine
+import HeraldPostgres
 import HeraldSQLite
 import HeraldStore
 
 /// `--store URL`: the ledger `decide`, `event` and `ledger` read and write.
 struct StoreOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The ledger store: `sqlite:PATH` (or `postgres://…` where built in).", valueName: "url"))
+    @Option(help: ArgumentHelp("The ledger store: `sqlite:PATH`, `postgres://USER:PASSWORD@HOST:PORT/DB` or `memory:`.", valueName: "url"))
     var store: String
 }
 
@@ -15,12 +16,24 @@ struct StoreOptions: ParsableArguments {
 enum StoreOpener {
     /// Opens the store `text` names.
     /// - Throws: `StoreError` (a bad URL, a store not built in, a damaged or newer database).
-    static func open(_ text: String) throws -> any LedgerStore {
+    static func open(_ text: String) async throws -> any LedgerStore {
         switch try StoreLocation(parsing: text) {
         case .sqlite(let path): return try SQLiteLedgerStore(path: path)
         case .memory: return InMemoryLedgerStore()
-        case .postgres:
-            throw StoreError(.badURL, "PostgreSQL support not built into this herald: use `sqlite:PATH`")
+        case .postgres: return try await PostgresLedgerStore(url: text)
+        }
+    }
+
+    /// Opens the store `text` names, runs `body` with it and closes it, also when `body` throws.
+    static func with<T>(_ text: String, _ body: (any LedgerStore) async throws -> T) async throws -> T {
+        let store = try await open(text)
+        do {
+            let value = try await body(store)
+            await store.close()
+            return value
+        } catch {
+            await store.close()
+            throw error
         }
     }
 

@@ -1,0 +1,128 @@
+// herald-ledger-bench: decide-and-record throughput and latency of a ledger store with a
+// seeded ledger (docs/performance.md § Ledger stores).
+//
+//   herald-ledger-bench --store URL [--users 100000] [--rows 10] [--decisions 20000] [--tasks 1] [--seed-tasks 8]
+//
+// Seeds USERS users with ROWS entries each (one unit of work per user, type `seed`, delivering
+// over the 10 days before the run), then times DECISIONS decide-and-record calls (`ping`, a
+// global cap of 3 a day, each for a random user, TASKS at a time, each call with an
+// idempotency key) and prints the calls per second and the p50/p90/p99/max latency of one call.
+// The store is used only through `LedgerStore`, so any store URL works.
+import Foundation
+import HeraldEngine
+import HeraldPolicy
+import HeraldPostgres
+import HeraldSQLite
+import HeraldStore
+
+var settings = ["--users": 100_000, "--rows": 10, "--decisions": 20_000, "--tasks": 1, "--seed-tasks": 8]
+var storeURL = ""
+var arguments = Array(CommandLine.arguments.dropFirst()).makeIterator()
+while let flag = arguments.next() {
+    guard let value = arguments.next() else { fatalError("`\(flag)` needs a value") }
+    if flag == "--store" { storeURL = value; continue }
+    guard settings[flag] != nil, let number = Int(value) else { fatalError("unknown flag or bad number: \(flag) \(value)") }
+    settings[flag] = number
+}
+guard !storeURL.isEmpty else { fatalError("usage: herald-ledger-bench --store URL [--users N] [--rows N] [--decisions N] [--tasks N]") }
+let users = settings["--users"]!, rows = settings["--rows"]!, decisions = settings["--decisions"]!, tasks = settings["--tasks"]!
+let seedTasks = settings["--seed-tasks"]!
+
+let yaml = """
+    app: { name: Bench, scheme: bench }
+    channels:
+      push: { kind: push }
+    categories:
+      news: { title: News }
+    routes:
+      home: { url: "bench://home" }
+    types:
+      ping:
+        category: news
+        channels: [push]
+        params: { id: string }
+        idempotencyKey: "ping:{id}"
+        copy: { body: "Ping {id}." }
+      seed:
+        category: news
+        channels: [push]
+        params: { id: string }
+        idempotencyKey: "seed:{id}"
+        copy: { body: "Seed {id}." }
+    defaults: { timezone: UTC }
+    caps:
+      - { id: daily, scope: global, max: 3, per: day }
+    """
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+try yaml.write(to: directory.appendingPathComponent("bundle.yaml"), atomically: true, encoding: .utf8)
+let validation = Validator.validate(directory.path, lints: false)
+try? FileManager.default.removeItem(at: directory)
+guard let bundle = validation.bundle else { fatalError("\(validation.diagnostics)") }
+
+let store: any LedgerStore
+switch try StoreLocation(parsing: storeURL) {
+case .sqlite(let path): store = try SQLiteLedgerStore(path: path)
+case .memory: store = InMemoryLedgerStore()
+case .postgres(let url):
+    var options = PostgresLedgerStore.Options()
+    options.connections = max(tasks, seedTasks)
+    store = try await PostgresLedgerStore(url: url, options: options)
+}
+let recorder = DecisionRecorder(engine: Engine(bundle: bundle), store: store)
+let start = 1_773_050_400  // 2026-03-09T10:00:00Z
+let clock = ContinuousClock()
+
+// Seeding: one unit per user, its entries spread over the 10 days before `start`.
+let seeded = clock.now
+try await withThrowingTaskGroup(of: Void.self) { group in
+    for task in 0 ..< seedTasks {
+        group.addTask {
+            for user in stride(from: task, to: users, by: seedTasks) {
+                let entries = (0 ..< rows).map { j in
+                    HistoryEntry(key: "seed:\(user):\(j)", type: "seed", channel: "push",
+                                 deliverAt: start - 10 * 86_400 + (j * 86_400 * 10) / max(rows, 1) + user % 3600, status: .delivered)
+                }
+                _ = try await store.commit(user: "u\(user)", read: LedgerRead(since: start), requestKey: nil, now: start - 1) { _ in
+                    (LedgerProposal(insert: entries, response: "{}"), 0)
+                }
+            }
+        }
+    }
+    try await group.waitForAll()
+}
+let seedSeconds = Double((clock.now - seeded).components.attoseconds) / 1e18 + Double((clock.now - seeded).components.seconds)
+FileHandle.standardError.write(Data("seeded \(users * rows) rows over \(users) users in \(String(format: "%.1f", seedSeconds)) s\n".utf8))
+
+// Measuring.
+let measured = clock.now
+let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+    for task in 0 ..< tasks {
+        group.addTask {
+            var generator = SystemRandomNumberGenerator()
+            var latencies: [Duration] = []
+            latencies.reserveCapacity(decisions / tasks + 1)
+            for i in stride(from: task, to: decisions, by: tasks) {
+                let user = Int.random(in: 0 ..< users, using: &generator)
+                let at = start + i
+                let request = DecisionRequest(type: "ping", at: at, now: at, user: ["id": .string("u\(user)")],
+                                              permission: .granted, params: ["id": .string("b\(i)")])
+                let began = clock.now
+                _ = try await recorder.decide(request, idempotencyKey: "bench-\(i)")
+                latencies.append(clock.now - began)
+            }
+            return latencies
+        }
+    }
+    var all: [Duration] = []
+    for try await part in group { all += part }
+    return all.sorted()
+}
+let elapsed = clock.now - measured
+func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+func percentile(_ p: Double) -> Double { milliseconds(latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]) }
+let perSecond = Double(latencies.count) / (milliseconds(elapsed) / 1000)
+print(String(format: "%@: %d rows over %d users, %d decisions, %d task(s): %.0f/s, p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms",
+             storeURL.hasPrefix("postgres") ? "postgres" : storeURL, users * rows, users, latencies.count, tasks, perSecond,
+             percentile(0.50), percentile(0.90), percentile(0.99), milliseconds(latencies.last!)))
+if let postgres = store as? PostgresLedgerStore { await postgres.close() }
