@@ -58,10 +58,13 @@ struct Compilation {
         let app = compileApp()
         let channels = compileChannels()
         (stateSchema, userSchema) = (compileSchema("state"), compileSchema("user"))
+        let prefs = compilePreferences()
         baseEnvironment = .standard(state: stateSchema, user: userSchema, params: [:],
                                     categories: categoryNames, channels: channelNames, types: typeNames)
         baseEnvironmentWithoutState = .standard(state: [:], user: userSchema, params: [:],
                                                 categories: categoryNames, channels: channelNames, types: typeNames)
+        baseEnvironment?.declare(prefs)
+        baseEnvironmentWithoutState?.declare(prefs)
         // State and user reads compile to their index in `schemaFields` (the engine's slots).
         var slots: [[String]: Int] = [:]
         for (index, field) in schemaFields.enumerated() { slots[field.path] = index }
@@ -80,6 +83,7 @@ struct Compilation {
         }
         checkKeptChannels(categories: categories, types: types)
         let policy = compilePolicy()
+        checkMaxPerDayDefault(prefs, defaults: policy.defaults)
         checkDuplicateIDs(types: types, policyCaps: policy.caps, policyRules: policy.suppress)
         let prompt = compilePrompt()
         checkPromptIDs(prompt, types: types, policyRules: policy.suppress)
@@ -100,6 +104,8 @@ struct Compilation {
             prompt: prompt)
         bundle.backoff = policy.backoff
         bundle.exemptions = policy.exemptions
+        bundle.prefs = prefs
+        bundle.plan = compilePlanLimits()
         return bundle
     }
 
