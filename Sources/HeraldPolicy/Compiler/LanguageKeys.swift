@@ -106,6 +106,7 @@ public enum LanguageKeys {
         "quietHours": quietHours, "policyDedupe": policyDedupe, "batchGroup": batchGroup, "digest": digest, "dst": dst,
         "content": content, "prompt": prompt, "promptRule": promptRule,
         "backoff": backoff, "backoffWhen": backoffWhen, "backoffCap": backoffCap, "exemptions": exemptions,
+        "preference": preference, "plan": plan,
     ]
 
     // Closed word sets
