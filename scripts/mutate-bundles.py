@@ -11,7 +11,9 @@ lists, each `threadId` (of a type, a category, a batch group or a digest; not on
 the default, the category's, group's or digest's own name), each digest's
 `single: summary` (back to the default `member`), each presentation key (`sound`, `actions`,
 `osChannel`, `relevance`, `payload`, a category's per-channel label, a badge tab, a batch's or
-digest's `interruption`), each `dedupe.by: content` (back to the key), shortens each idempotency key of two or more parts (drops its last placeholder), and
+digest's `interruption`), each `dedupe.by: content` (back to the key), each declared preference's `allowed` list and
+the default of each one some rule reads as `prefs.<name>` (a bool negated, an int without
+`allowed` set to 0), each `plan.horizon` and `plan.maxPending`, shortens each idempotency key of two or more parts (drops its last placeholder), and
 reverts each type's `timing.judgedAt` / `past` / `sameDay` to its default and each `delivery.*`
 read in a suppression rule to `local.*` / `trigger.at`, in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
@@ -60,6 +62,10 @@ def yaml_files(directory):
 def mutations(catalog_dir, policy_dir):
     """(description, relative file, function that mutates the loaded document) for one bundle."""
     found = []
+    sources = ""
+    for path in yaml_files(catalog_dir) + yaml_files(policy_dir):
+        with open(path, encoding="utf-8") as f:
+            sources += f.read()
     for path in yaml_files(catalog_dir) + yaml_files(policy_dir):
         doc = load_yaml(path) or {}
         if not isinstance(doc, dict):
@@ -161,6 +167,33 @@ def mutations(catalog_dir, policy_dir):
                     def mutate(d, s=section, n=name):
                         del d[s][n]["interruption"]
                     found.append((f"delete `interruption` of {section} `{name}`", path, mutate))
+        # Declared preferences (docs/language.md § prefs): `allowed` deleted; the default of one a
+        # rule reads changed (a preference nothing reads changes no decision, so it is not tried).
+        prefs = doc.get("prefs")
+        if isinstance(prefs, dict):
+            for name, body in prefs.items():
+                if not isinstance(body, dict):
+                    continue
+                if body.get("allowed"):
+                    def mutate(d, n=name):
+                        del d["prefs"][n]["allowed"]
+                    found.append((f"delete `allowed` of preference `{name}`", path, mutate))
+                read = f"prefs.{name}" in sources.replace(f"prefs:\n  {name}", "")
+                if read and isinstance(body.get("default"), bool):
+                    def mutate(d, n=name):
+                        d["prefs"][n]["default"] = not d["prefs"][n]["default"]
+                    found.append((f"negate the default of preference `{name}`", path, mutate))
+                elif read and isinstance(body.get("default"), int) and not body.get("allowed") and body["default"] != 0:
+                    def mutate(d, n=name):
+                        d["prefs"][n]["default"] = 0
+                    found.append((f"set the default of preference `{name}` to 0", path, mutate))
+        plan = doc.get("plan")
+        if isinstance(plan, dict):
+            for key in ("horizon", "maxPending"):
+                if key in plan:
+                    def mutate(d, k=key):
+                        del d["plan"][k]
+                    found.append((f"delete `plan.{key}`", path, mutate))
         exemptions = doc.get("exemptions")
         if isinstance(exemptions, dict):
             for hatch, words in exemptions.items():

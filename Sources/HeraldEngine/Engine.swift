@@ -58,6 +58,8 @@ final class EngineCore: Sendable {
     /// The policy's `defaults` as effective preferences (nil: its zone is unknown), for
     /// requests that state none of the scalar preferences.
     let defaultPreferences: EffectivePreferences?
+    /// `prefs.maxPerDay.allowed` of the catalog (`prefs:`); nil: any non-negative value.
+    let maxPerDayAllowed: [Value]?
 
     init(bundle: PolicyBundle) {
         self.bundle = bundle
@@ -83,6 +85,7 @@ final class EngineCore: Sendable {
             EffectivePreferences(zone: zone, pausedAll: defaults.pausedAll, reminderTime: defaults.reminderTime,
                                  quietHours: defaults.quietHours, maxPerDay: defaults.maxPerDay)
         }
+        maxPerDayAllowed = bundle.prefs["maxPerDay"]?.allowed
         var tables: [String: TypeTable] = [:]
         for type in bundle.types { tables[type.id] = TypeTable(type: type, bundle: bundle, fieldSlots: slots) }
         types = TypeIndex(tables)

@@ -23,7 +23,7 @@ public enum PolicyTestLoader {
     /// Fields of a prompt decision a prompt step's `then` may check.
     static let promptDecisionKeys = ["prompt", "reason", "rule", "policy"]
     static let decisionKeys = ["action", "reason", "deliverAt", "localDeliverAt", "type", "category", "channel", "key", "subject",
-                               "batch", "fallback", "notification", "rule", "cap", "policy", "localTime", "localDate", "channels"]
+                               "batch", "fallback", "notification", "rule", "cap", "policy", "localTime", "localDate", "channels", "requestError"]
                                + notificationKeys
 
     /// Loads every test file of a policy directory (`tests/` beside `policy.yaml`).
@@ -300,6 +300,9 @@ public enum PolicyTestLoader {
                 result.append(Expectation(key: key, check: .localDate, expected: YAMLJSON.json(pair.value), span: pair.value.span))
             case _ where notificationKeys.contains(key):
                 result.append(Expectation(key: key, check: .equals(path: ["notification", key]), expected: YAMLJSON.json(pair.value), span: pair.value.span))
+            case "requestError" where pair.value.scalar != nil:
+                // `requestError: prefs.maxPerDay`: the request is refused with a problem at that path.
+                result.append(Expectation(key: key, check: .equals(path: [key, "path"]), expected: YAMLJSON.json(pair.value), span: pair.value.span))
             case "rule" where pair.value.scalar != nil:
                 result.append(Expectation(key: "rule", check: .equals(path: ["rule", "id"]), expected: YAMLJSON.json(pair.value), span: pair.value.span))
             default:

@@ -126,16 +126,25 @@ public struct PolicyTestRunner: Sendable {
                 break
             }
             let json = Self.request(given: test.given, when: step.when, fedBack: ledger.history)
+            let expectsError = step.expectations.contains { $0.key == "requestError" }
             let request: DecisionRequest
             do {
                 request = try DecisionRequest(json: json)
             } catch {
+                if expectsError {
+                    failures += Self.checkRequestError(error, step: step, index: index)
+                    continue
+                }
                 failures.append(.init(step: index, field: "request", expected: "a valid request",
                                       actual: error.description.replacingNewlines, span: step.span))
                 break
             }
             let outcome = decideAll.map { $0(request, request.now) } ?? decide(request, request.now).map { [$0] }
             switch outcome {
+            case .failure(let errors) where expectsError:
+                failures += Self.checkRequestError(errors, step: step, index: index)
+            case .success where expectsError:
+                failures.append(.init(step: index, field: "requestError", expected: "a request error", actual: "a decision", span: step.span))
             case .failure(let errors):
                 failures.append(.init(step: index, field: "request", expected: "a decision",
                                       actual: errors.description.replacingNewlines, span: step.span))
@@ -192,6 +201,19 @@ public struct PolicyTestRunner: Sendable {
         var result = PolicyTestResult(name: test.name, span: test.span, failures: failures, decisions: decisions, prompts: prompts)
         result.steps = test.steps.count
         return result
+    }
+
+    /// `requestError:` — the first problem of a refused request, as `{ path, code, message }`,
+    /// checked against the step's expectations.
+    static func checkRequestError(_ errors: RequestErrors, step: PolicyTestCase.Step, index: Int) -> [PolicyTestResult.Failure] {
+        guard let first = errors.errors.first else { return [] }
+        var problem: [JSON.Member] = [.init("path", .string(first.path)), .init("message", .string(first.message))]
+        if let code = first.code { problem.append(.init("code", .string(code))) }
+        let actual = JSON.object([.init("requestError", .object(problem))])
+        return step.expectations.compactMap { expectation in
+            guard let mismatch = check(expectation, against: actual, earlier: [:]) else { return nil }
+            return .init(step: index, field: expectation.key, expected: mismatch.expected, actual: mismatch.actual, span: expectation.span)
+        }
     }
 
     /// One prompt step: the prompt decision (nil when its request failed) and the failures.

@@ -139,9 +139,9 @@ enum DecisionInput {
         throw ExitCode(1)
     }
 
-    /// `error: request: <path>: <message>` lines.
+    /// `error: request: <path>: <message>` lines (`error[H0256]: …` for a problem with a code).
     static func message(_ errors: RequestErrors) -> String {
-        errors.errors.map { "error: request: \($0.path): \($0.message)" }.joined(separator: "\n")
+        errors.errors.map { "error\($0.code.map { "[\($0)]" } ?? ""): request: \($0.path): \($0.message)" }.joined(separator: "\n")
     }
 
     /// One line of a source the validator read.

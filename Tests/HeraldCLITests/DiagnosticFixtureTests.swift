@@ -45,6 +45,9 @@ import Testing
         "H0614": "policy test file, checked by HeraldTestingTests (StepKindTests)",
         "H0615": "policy test file, checked by HeraldTestingTests (StepKindTests)",
         "H0616": "policy test file, checked by HeraldTestingTests (StepKindTests)",
+        // Request errors (`RequestError.code`), not bundle diagnostics.
+        "H0256": "request error, checked by HeraldEngineTests (DeclaredPreferencesTests) and the bundle tests",
+        "H0257": "request error, checked by HeraldEngineTests (DeclaredPreferencesTests) and the bundle tests",
     ]
 
     static let minimumFixtureCount = 40

@@ -121,7 +121,6 @@ import Testing
                 "at: expected an RFC 3339 instant, got \"tomorrow\"",
                 "now: missing required field",
                 "user.id: missing required field",
-                "prefs.reminder_time: unknown field `reminder_time`; did you mean `reminderTime`?",
                 "prefs.pausedAll: expected true or false, got \"yes\"",
                 "prefs.quietHours.start: expected a time of day \"HH:MM\", got \"10pm\"",
                 "prefs.quietHours.end: missing required field",

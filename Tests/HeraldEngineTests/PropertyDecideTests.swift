@@ -26,7 +26,9 @@ import Testing
         let zone = zones.randomElement(using: &rng)!
         let start = Int.random(in: 0 ..< 1440, using: &rng) / 15 * 15
         let end = Int.random(in: 0 ..< 1440, using: &rng) / 15 * 15
-        let prefs: JSON = ["timezone": .string(zone), "quietHours": ["start": .string(clock(start)), "end": .string(clock(end))],
+        // An empty window (start == end) is a request error (H0257); it is drawn as no quiet hours.
+        let quietHours: JSON = start == end ? .null : ["start": .string(clock(start)), "end": .string(clock(end))]
+        let prefs: JSON = ["timezone": .string(zone), "quietHours": quietHours,
                            "maxPerDay": .int(Int.random(in: 0 ... 4, using: &rng))]
         let base = Int.random(in: 1_767_225_600 ..< 1_798_761_600, using: &rng)  // 2026
         var history: [JSON] = []

@@ -175,6 +175,6 @@ import HeraldSyntax
         let result = Validator.validate(root + "/policies/handz/")
         #expect(result.sources.keys.contains(root + "/catalog/handz/types.yaml"))
         #expect(result.sources.keys.contains(root + "/policies/handz/policy.yaml"))
-        #expect(result.sources.count == 9)  // with catalog/handz/prompt.yaml
+        #expect(result.sources.count == 10)  // with catalog/handz/prompt.yaml and prefs.yaml
     }
 }

@@ -48,6 +48,7 @@ extension PreferencesInput {
         }
         if let maxPerDay { members.append(JSON.Member("maxPerDay", .int(maxPerDay))) }
         if let muted { members.append(JSON.Member("muted", .array(muted.map(JSON.string)))) }
+        for name in app.keys.sorted() { members.append(JSON.Member(name, app[name]!)) }
         return .object(members)
     }
 }

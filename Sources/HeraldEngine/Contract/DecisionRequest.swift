@@ -70,8 +70,8 @@ struct RequestReader {
                               "reminderTime", "trainingDays", "maxPerDay", "muted"]
     static let historyFields = ["key", "type", "subject", "channel", "deliverAt", "status", "batch"]
 
-    mutating func fail(_ path: String, _ message: String) {
-        errors.append(RequestError(path: path, message: message))
+    mutating func fail(_ path: String, _ message: String, code: String? = nil) {
+        errors.append(RequestError(path: path, message: message, code: code))
     }
 
     /// `"tomorrow"`, `42`, `null`, or the value's kind for arrays and objects.
@@ -234,7 +234,9 @@ struct RequestReader {
 
     mutating func preferences(_ json: JSON, at path: String) -> PreferencesInput {
         var prefs = PreferencesInput()
-        guard let members = object(json, at: path, known: Self.prefsFields) else { return prefs }
+        // Fields that are not built in are the catalog's declared preferences, checked by the
+        // engine against the bundle (`Engine.preferences(_:errors:)`; an unknown one is reported there).
+        guard let members = object(json, at: path, known: nil) else { return prefs }
         for member in members {
             let fieldPath = join(path, member.key)
             let value = member.value
@@ -261,7 +263,7 @@ struct RequestReader {
                 prefs.muted = elements.enumerated().compactMap { index, element in
                     string(element, at: "\(fieldPath)[\(index)]", required: false)
                 }
-            default: break  // reported by `object(_:at:known:)`
+            default: prefs.app[member.key] = value
             }
         }
         return prefs
@@ -275,6 +277,13 @@ struct RequestReader {
         if value["start"] == nil { fail(join(path, "start"), "missing required field") }
         if value["end"] == nil { fail(join(path, "end"), "missing required field") }
         guard let start, let end else { return nil }
+        // UrbanNest U5 "start and end cannot be the same": an empty window is neither "no quiet
+        // hours" (that is `null`) nor a whole day, so it is refused rather than guessed.
+        if start == end {
+            fail(path, "quiet hours start and end at the same time; give a window whose start differs from its end, or `null` for no quiet hours",
+                 code: "H0257")
+            return nil
+        }
         return .window(start: start, end: end)
     }
 

@@ -1,3 +1,5 @@
+import HeraldSyntax
+
 /// The user's preferences as the request states them (`prefs`). Every field is optional:
 /// what the request leaves out takes the policy's `defaults`.
 public struct PreferencesInput: Sendable, Equatable {
@@ -27,6 +29,10 @@ public struct PreferencesInput: Sendable, Equatable {
     public var maxPerDay: Int?
     /// Muted ids (contacts, subjects) as given.
     public var muted: [String]?
+    /// The catalog's declared preferences (`prefs:` in the catalog) as given, by name: every
+    /// field of the request's `prefs` that is not built in. The engine checks them against the
+    /// declarations (unknown name, type, `allowed`); unstated ones take the declared default.
+    public var app: [String: JSON] = [:]
 
     public init(
         timezone: String? = nil, pausedAll: Bool? = nil, categories: [String: Bool] = [:],

@@ -4,10 +4,14 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible 
     public var path: String
     /// What is wrong, lowercase, one line: `expected an RFC 3339 instant, got "tomorrow"`.
     public var message: String
+    /// The stable code of a problem that has one (`H0256` a preference outside its `allowed`
+    /// values, `H0257` empty quiet hours); nil for the shape and type problems of the contract.
+    public var code: String?
 
-    public init(path: String, message: String) {
+    public init(path: String, message: String, code: String? = nil) {
         self.path = path
         self.message = message
+        self.code = code
     }
 
     /// `path: message`.

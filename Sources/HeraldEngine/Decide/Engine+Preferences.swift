@@ -24,8 +24,66 @@ extension Engine {
         case "types":
             guard path.count == 3 else { return nil }
             return .bool(input.types[path[2]] ?? bundle.types[path[2]]?.defaultOn ?? true)
-        default: return nil
+        default:
+            // A declared app preference (`prefs:` in the catalog): the request's value, checked
+            // by `preferences(_:errors:)`, else the declared default.
+            guard path.count == 2, let declared = bundle.prefs[path[1]], let fallback = declared.defaultValue else { return nil }
+            return input.app[path[1]].flatMap { Self.preferenceValue($0, of: declared.type) } ?? fallback
         }
+    }
+
+    /// A request's value of a declared preference, nil when it is not of `type`.
+    static func preferenceValue(_ json: JSON, of type: ValueType) -> Value? {
+        switch (type, json) {
+        case (.bool, .bool(let b)): .bool(b)
+        case (.int, .int(let n)): .int(n)
+        case (.string, .string(let s)): .string(s)
+        case (.enumeration(let e), .string(let s)) where e.cases.contains(s): .string(s)
+        default: nil
+        }
+    }
+
+    /// Checks the request's app preferences against the catalog's declarations: an unknown
+    /// name (with "did you mean" over every preference), a value of the wrong type, or one
+    /// outside `allowed` (`H0256`).
+    func checkDeclaredPreferences(_ input: PreferencesInput, errors: inout [RequestError]) {
+        for name in input.app.keys.sorted() {
+            let json = input.app[name]!
+            let path = "prefs." + name
+            guard let declared = bundle.prefs[name], !declared.isBuiltin else {
+                var message = "unknown field `\(name)`"
+                let known = RequestReader.prefsFields + bundle.prefs.names.filter { $0 != "maxPerDay" }
+                if let close = Suggestions.closest(to: name, in: known) { message += "; did you mean `\(close)`?" }
+                errors.append(RequestError(path: path, message: message))
+                continue
+            }
+            guard let value = Self.preferenceValue(json, of: declared.type) else {
+                let expected: String
+                switch declared.type {
+                case .bool: expected = "true or false"
+                case .int: expected = "an integer"
+                case .enumeration(let e): expected = "one of " + e.cases.joined(separator: ", ")
+                default: expected = "a string"
+                }
+                errors.append(RequestError(path: path, message: "expected \(expected), got \(RequestReader.show(json))"))
+                continue
+            }
+            if let allowed = declared.allowed, !allowed.contains(value) {
+                errors.append(Self.notAllowed(path, shown: RequestReader.show(json), allowed: allowed))
+            }
+        }
+    }
+
+    /// `H0256`: a preference value outside the declared `allowed` values.
+    static func notAllowed(_ path: String, shown: String, allowed: [Value]) -> RequestError {
+        let list = allowed.map { value -> String in
+            switch value {
+            case .int(let n): "\(n)"
+            case .string(let s): s
+            default: "\(value)"
+            }
+        }.joined(separator: ", ")
+        return RequestError(path: path, message: "\(shown) is not an allowed value; expected one of \(list)", code: "H0256")
     }
 
     /// The user's training days: the request's, else the policy's default.
@@ -73,6 +131,10 @@ extension Engine {
     /// `errors` and the policy's defaults in UTC stand in, so that the rest of the request
     /// can still be checked (a decision is then never made).
     func preferences(_ input: PreferencesInput, errors: inout [RequestError]) -> EffectivePreferences {
+        if !input.app.isEmpty { checkDeclaredPreferences(input, errors: &errors) }
+        if let stated = input.maxPerDay, let allowed = core.maxPerDayAllowed, !allowed.contains(.int(stated)) {
+            errors.append(Self.notAllowed("prefs.maxPerDay", shown: "\(stated)", allowed: allowed))
+        }
         // A request that states none of the scalars (the toggles are read where they are)
         // takes the policy's defaults, resolved once per engine.
         if input.timezone == nil, input.pausedAll == nil, input.reminderTime == nil, input.quietHours == nil,

@@ -26,15 +26,23 @@ public struct Plan: Sendable, Equatable {
 }
 
 extension Engine {
+    /// A plan's horizon when neither the request nor the policy gives one.
+    public static let defaultPlanHorizon = 7 * 86_400
+
     /// Decides a set of candidates together, so higher priorities keep capacity and batches
     /// form from all members.
     ///
     /// Candidates are decided in priority order (the type's `priority`, else its rank in
     /// `priorities`; ties by trigger instant, then by position), each with its own request
     /// plus every earlier scheduled or batched decision of the plan fed back as a `scheduled`
-    /// history entry. Deliveries after `now + horizon` are left out of `deliveries`.
+    /// history entry. Deliveries after `now + horizon` are left out of `deliveries`, and of
+    /// the rest at most the policy's `plan.maxPending` are kept (docs/decisions.md § Plan).
+    /// - Parameter horizon: seconds; nil: the policy's `plan.horizon`, else 7 days. A horizon
+    ///   longer than the policy's is cut to it (the policy states what the app can hold).
     /// - Returns: the plan, or every problem with the candidates (`candidates[i].…` paths).
-    public func plan(_ candidates: [DecisionRequest], now: Int, horizon: Int) -> Result<Plan, RequestErrors> {
+    public func plan(_ candidates: [DecisionRequest], now: Int, horizon: Int?) -> Result<Plan, RequestErrors> {
+        let limits = bundle.plan
+        let horizon = min(horizon ?? limits.horizon ?? Self.defaultPlanHorizon, limits.horizon ?? Int.max)
         // Sort keys computed once per candidate (priority lookups and request copies stay out
         // of the n log n comparisons).
         let keys = candidates.indices.map { i in (priority: tables[candidates[i].type]?.priority ?? 0, at: candidates[i].at, index: i) }
@@ -126,9 +134,17 @@ extension Engine {
             if let flushed = flush(key, members: members) { batches.append(flushed) }
         }
         let limit = now.addingReportingOverflow(horizon).overflow ? Int.max : now + horizon
-        let deliveries = (result.filter { $0.action == .schedule } + batches)
+        var deliveries = (result.filter { $0.action == .schedule } + batches)
             .filter { ($0.deliverAt ?? Int.max) <= limit }
-            .sorted { ($0.deliverAt ?? 0, $0.key ?? "") < ($1.deliverAt ?? 0, $1.key ?? "") }
+        if let most = limits.maxPending, deliveries.count > most {
+            // Over the app's pending limit: the highest priorities stay, then the soonest.
+            let ranked = deliveries.map { (priority: tables[$0.type]?.priority ?? 0, decision: $0) }
+            deliveries = ranked.sorted { a, b in
+                if a.priority != b.priority { return a.priority > b.priority }
+                return (a.decision.deliverAt ?? 0, a.decision.key ?? "") < (b.decision.deliverAt ?? 0, b.decision.key ?? "")
+            }.prefix(most).map(\.decision)
+        }
+        deliveries.sort { ($0.deliverAt ?? 0, $0.key ?? "") < ($1.deliverAt ?? 0, $1.key ?? "") }
         return .success(Plan(decisions: result, batches: batches, deliveries: deliveries))
     }
 

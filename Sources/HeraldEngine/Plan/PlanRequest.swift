@@ -5,11 +5,13 @@
 ///   "user": {...}, "prefs": {...}, "permission": "granted", "state": {...}, "history": [...],
 ///   "candidates": [ { "type": "N-MAINT-DUE-TODAY", "at": "…", "params": {...}, "subject": "…" } ] }
 /// ```
-/// `horizon` is seconds or a duration (`7d`, `48h`, `90m`).
+/// `horizon` is seconds or a duration (`7d`, `48h`, `90m`); bounded by the policy's
+/// `plan.horizon`, which is also its default (7 days without one).
 public struct PlanRequest: Sendable {
     public var candidates: [DecisionRequest]
     public var now: Int
-    public var horizon: Int
+    /// Seconds; nil when the request gives none (`Engine.plan` then takes the policy's).
+    public var horizon: Int?
 
     static let candidateFields: Set<String> = ["type", "at", "params", "subject"]
 
@@ -26,7 +28,7 @@ public struct PlanRequest: Sendable {
         var errors: [RequestError] = []
         var seen: Set<String> = []
         let common = members.filter { $0.key != "candidates" && $0.key != "horizon" }
-        var horizon = 7 * 86_400
+        var horizon: Int?
         switch json["horizon"] {
         case nil: break
         case .int(let seconds)? where seconds >= 0: horizon = seconds

@@ -61,10 +61,13 @@ struct Compilation {
         let channels = compileChannels()
         for name in channelNames { if let channel = channels[name] { channelKinds[name] = channel.kind } }
         (stateSchema, userSchema) = (compileSchema("state"), compileSchema("user"))
+        let prefs = compilePreferences()
         baseEnvironment = .standard(state: stateSchema, user: userSchema, params: [:],
                                     categories: categoryNames, channels: channelNames, types: typeNames)
         baseEnvironmentWithoutState = .standard(state: [:], user: userSchema, params: [:],
                                                 categories: categoryNames, channels: channelNames, types: typeNames)
+        baseEnvironment?.declare(prefs)
+        baseEnvironmentWithoutState?.declare(prefs)
         // State and user reads compile to their index in `schemaFields` (the engine's slots).
         var slots: [[String]: Int] = [:]
         for (index, field) in schemaFields.enumerated() { slots[field.path] = index }
@@ -91,6 +94,7 @@ struct Compilation {
         }
         checkKeptChannels(categories: categories, types: types)
         let policy = compilePolicy()
+        checkMaxPerDayDefault(prefs, defaults: policy.defaults)
         checkDuplicateIDs(types: types, policyCaps: policy.caps, policyRules: policy.suppress)
         let prompt = compilePrompt()
         checkPromptIDs(prompt, types: types, policyRules: policy.suppress)
@@ -112,6 +116,8 @@ struct Compilation {
         bundle.backoff = policy.backoff
         bundle.badgeTabs = badgeTabs
         bundle.exemptions = policy.exemptions
+        bundle.prefs = prefs
+        bundle.plan = compilePlanLimits()
         return bundle
     }
 

@@ -21,17 +21,17 @@ public enum LanguageKeys {
     // Top level
 
     /// Catalog sections (WHAT exists).
-    public static let catalogSections = ["app", "channels", "categories", "state", "user", "reasons", "routes", "badge", "types"]
+    public static let catalogSections = ["app", "channels", "categories", "state", "user", "reasons", "routes", "badge", "types", "prefs"]
     /// Policy sections (WHEN it may fire).
     public static let policySections = [
         "catalog", "name", "description", "defaults", "quietHours", "caps", "cooldowns", "suppress", "dedupe",
-        "batching", "digests", "priorities", "dst", "content", "prompt", "backoff", "exemptions",
+        "batching", "digests", "priorities", "dst", "content", "prompt", "backoff", "exemptions", "plan",
     ]
     /// Every valid top-level key of a bundle file.
     public static let topLevel = Place(noun: "a bundle file", keys: catalogSections + policySections)
     /// Sections whose entries are named (merged entry by entry across files; a name defined in
     /// two files is `H0005`).
-    public static let namedSections: Set<String> = ["channels", "categories", "state", "user", "reasons", "routes", "types", "batching", "digests"]
+    public static let namedSections: Set<String> = ["channels", "categories", "state", "user", "reasons", "routes", "types", "batching", "digests", "prefs"]
     /// Sections that are lists (concatenated across files in file-name order).
     public static let listSections: Set<String> = ["caps", "cooldowns", "suppress", "priorities", "backoff"]
 
@@ -79,8 +79,13 @@ public enum LanguageKeys {
     /// `link:` holds `route` plus one key per route param, so only `route` is fixed.
     public static let link = Place(noun: "`link`", keys: ["route"], required: ["route"])
 
+    /// One entry of `prefs:` (a declared preference; `maxPerDay` takes only `allowed` and `description`).
+    public static let preference = Place(noun: "a preference", keys: ["type", "default", "allowed", "description"])
+
     // Policy
 
+    /// `plan:` — what `plan` returns at most.
+    public static let plan = Place(noun: "`plan`", keys: ["horizon", "maxPending"])
     public static let defaults = Place(
         noun: "`defaults`", keys: ["timezone", "reminderTime", "quietHours", "trainingDays", "maxPerDay", "pausedAll"])
     public static let quietHoursWindow = Place(noun: "a quiet-hours window", keys: ["start", "end"], required: ["start", "end"])
@@ -109,6 +114,7 @@ public enum LanguageKeys {
         "content": content, "prompt": prompt, "promptRule": promptRule,
         "backoff": backoff, "backoffWhen": backoffWhen, "backoffCap": backoffCap, "exemptions": exemptions,
         "categoryChannel": categoryChannel, "quickAction": quickAction, "badge": badge,
+        "preference": preference, "plan": plan,
     ]
 
     // Closed word sets

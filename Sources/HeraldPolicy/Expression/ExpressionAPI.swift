@@ -62,6 +62,14 @@ public struct ExpressionEnvironment: Sendable {
         ]
         return ExpressionEnvironment(roots: roots, sentTargets: Set(types + categories))
     }
+
+    /// Adds the catalog's declared app preferences to `prefs` (`prefs.sound`); the built-in
+    /// `maxPerDay` is already there.
+    public mutating func declare(_ prefs: NamedTable<DeclaredPreference>) {
+        guard case .object(var fields)? = roots["prefs"] else { return }
+        for pref in prefs where !pref.isBuiltin { fields[pref.name] = .value(pref.type) }
+        roots["prefs"] = .object(fields)
+    }
 }
 
 /// A type-checked expression, ready to evaluate.

@@ -48,6 +48,11 @@ public struct PolicyBundle: Sendable {
     public let prompt: PromptPolicy
     /// What `locked` and `critical` skip (`exemptions:`; the defaults without it).
     public var exemptions = Exemptions()
+    /// The catalog's declared preferences (`prefs:`), in declaration order: `prefs.<name>` in
+    /// expressions, checked against `allowed` in requests.
+    public var prefs = NamedTable<DeclaredPreference>()
+    /// What `plan` returns at most (`plan:`; no limits without it).
+    public var plan = PlanLimits()
 
     public init(name: String, description: String?, digest: String, files: [String], app: App?,
                 channels: NamedTable<Channel>, categories: NamedTable<Category>, state: [String: SchemaNode],

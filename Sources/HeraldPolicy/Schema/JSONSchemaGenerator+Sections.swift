@@ -142,6 +142,7 @@ extension JSONSchemaGenerator {
             ("badge", anyOf([ref("intExpression"), ref("badge")],
                             "An int expression rendered into `notification.badge` of every decision, or per-tab badges `{ tabs, total }`.")),
             ("types", map(ref("type"), "Every notification type: Type ID → type.")),
+            ("prefs", map(ref("preference"), "Declared preferences: name → `{ type, default, allowed }` (`maxPerDay`: `{ allowed }` only).", names: "fieldName")),
         ]
     }
 
@@ -159,6 +160,15 @@ extension JSONSchemaGenerator {
     /// The places of the catalog whose keys are fixed (named as in `LanguageKeys.places`).
     static var catalogPlaces: [(String, JSONOutput)] {
         [
+            ("preference", record([
+                ("type", anyOf([enumeration(["bool", "int", "string"], "A scalar type."), string("An enum type `enum(a, b)`.", pattern: "^enum\\(.*\\)$")],
+                               "The preference's type: `bool`, `int`, `string` or `enum(a, b)` (required but for `maxPerDay`).")),
+                ("default", anyOf([object([("type", .string("boolean"))]), object([("type", .string("integer"))]), object([("type", .string("string"))])],
+                                  "The value when the request leaves it out (required but for `maxPerDay`, whose default is `defaults.maxPerDay`).")),
+                ("allowed", list(anyOf([object([("type", .string("integer"))]), object([("type", .string("string"))])]),
+                                 "The only values a request may state (a request error `H0256` otherwise); not for bool.", minItems: 1)),
+                ("description", string("Documentation only.")),
+            ], description: "A declared preference (`prefs.<name>` in expressions and requests).")),
             ("app", record([
                 ("name", string("The app's display name, shown in traces (required).")),
                 ("scheme", string("The deep-link scheme alone (`myapp` for `myapp://…`; required).", pattern: "^[A-Za-z][A-Za-z0-9+.-]*$")),
@@ -262,6 +272,7 @@ extension JSONSchemaGenerator {
             ("content", ref("content", "Content rules checked on every title, body and lock-screen variant.")),
             ("prompt", ref("prompt", "When the app may ask for OS notification permission: `ask` or `wait`, with a reason.")),
             ("exemptions", ref("exemptions", "What the escape hatches skip: `locked` (preference verdicts) and `critical` (stages).")),
+            ("plan", ref("plan", "What `plan` returns at most: `horizon` (default and bound of a plan request's) and `maxPending`.")),
         ]
     }
 
@@ -279,6 +290,10 @@ extension JSONSchemaGenerator {
                 ("maxPerDay", integer("The user's soft daily maximum (default none).", minimum: 0)),
                 ("pausedAll", boolean("All notifications paused (default false).")),
             ], description: "The user's preferences when the request leaves them out.")),
+            ("plan", record([
+                ("horizon", ref("duration", "The plan's horizon: the default of a plan request's, and its bound (at most 366 days).")),
+                ("maxPending", integer("The most deliveries a plan returns (the OS's pending limit); highest priority first.", minimum: 1)),
+            ], description: "What `plan` returns at most.")),
             ("quietHours", record([
                 ("during", enumeration(["defer", "suppress"], "`defer` to the end of quiet hours (default), or `suppress` (reason `quiet_hours`).")),
                 ("bypass", ref("names", "Types or categories that ignore quiet hours (default none).")),
