@@ -11,7 +11,7 @@ cd "$root"
 out=docs/diagnostics.md
 parts_dir=docs/diagnostics
 # Area pages in code order (H00xx bundle … H05xx lint, H06xx test, H08xx scenario); pages not listed follow alphabetically.
-order=(bundle yaml structure channels preferences render expression reference template lint test scenario)
+order=(bundle yaml structure channels preferences data render expression reference template lint test scenario)
 
 parts=()
 for area in "${order[@]}"; do

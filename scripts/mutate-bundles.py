@@ -13,7 +13,9 @@ the default, the category's, group's or digest's own name), each digest's
 `osChannel`, `relevance`, `payload`, a category's per-channel label, a badge tab, a batch's or
 digest's `interruption`), each `dedupe.by: content` (back to the key), each declared preference's `allowed` list and
 the default of each one some rule reads as `prefs.<name>` (a bool negated, an int without
-`allowed` set to 0), each `plan.horizon` and `plan.maxPending`, shortens each idempotency key of two or more parts (drops its last placeholder), and
+`allowed` set to 0), each `plan.horizon` and `plan.maxPending`, each `{x, time|date, style}` in copy
+without its style and without its format, each link binding of an optional route param, each
+`timing.at: local(state(…) ?? "HH:MM")` reduced to its fallback, shortens each idempotency key of two or more parts (drops its last placeholder), and
 reverts each type's `timing.judgedAt` / `past` / `sameDay` to its default and each `delivery.*`
 read in a suppression rule to `local.*` / `trigger.at`, in a scratch copy of the catalog and policy, and runs
 `herald test` on the copy. A mutation is *killed* when some test fails; a *surviving* mutation
@@ -25,12 +27,16 @@ Prints one line per mutation and a summary per bundle; exits 1 when any mutation
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 import yaml
+
+# `{name, time[, style]}` / `{name, date[, style]}` in copy (docs/templates.md).
+FORMAT = re.compile(r"\{\s*([A-Za-z0-9_]+)\s*,\s*(time|date)\s*(?:,\s*([A-Za-z0-9]+)\s*)?\}")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from importlib import util as _util  # noqa: E402
@@ -62,6 +68,16 @@ def yaml_files(directory):
 def mutations(catalog_dir, policy_dir):
     """(description, relative file, function that mutates the loaded document) for one bundle."""
     found = []
+    # Route params declared optional (`T?`, docs/templates.md), by route name.
+    optional_route_params = {}
+    for path in yaml_files(catalog_dir) + yaml_files(policy_dir):
+        routes = (load_yaml(path) or {}).get("routes") if isinstance(load_yaml(path), dict) else None
+        for route, body in (routes.items() if isinstance(routes, dict) else []):
+            params = body.get("params") if isinstance(body, dict) else None
+            for param, declared in (params.items() if isinstance(params, dict) else []):
+                declared = declared.get("type") if isinstance(declared, dict) else declared
+                if isinstance(declared, str) and declared.endswith("?"):
+                    optional_route_params.setdefault(route, set()).add(param)
     sources = ""
     for path in yaml_files(catalog_dir) + yaml_files(policy_dir):
         with open(path, encoding="utf-8") as f:
@@ -100,6 +116,13 @@ def mutations(catalog_dir, policy_dir):
                                 d["types"][t]["timing"][k] = v
                             shown = str(default).lower() if isinstance(default, bool) else default
                             found.append((f"set `{type_id}.timing.{key}` to `{shown}`", path, mutate))
+                # A time of day from state (`local(state(path) ?? "HH:MM")`): the fallback alone.
+                at = timing.get("at") if isinstance(timing, dict) else None
+                if isinstance(at, str) and at.replace(" ", "").startswith("local(state(") and "??" in at:
+                    fallback = at.split("??", 1)[1].strip().rstrip(")").strip()
+                    def mutate(d, t=type_id, v=f"local({fallback})"):
+                        d["types"][t]["timing"]["at"] = v
+                    found.append((f"set `{type_id}.timing.at` to its fallback `local({fallback})`", path, mutate))
                 for index, item in enumerate(body.get("suppress") or []):
                     if isinstance(item, dict) and "delivery." in str(item.get("when", "")):
                         def mutate(d, t=type_id, i=index):
@@ -110,6 +133,27 @@ def mutations(catalog_dir, policy_dir):
                     def mutate(d, t=type_id):
                         del d["types"][t]["delivery"]
                     found.append((f"delete `delivery: all` of type `{type_id}`", path, mutate))
+                # Issue 18 local times and dates in copy: each `{x, time, style}` / `{x, date,
+                # style}` written without its style, and without its format (`{x}`: RFC 3339 UTC).
+                copy = body.get("copy")
+                for field, text in (copy.items() if isinstance(copy, dict) else []):
+                    for match in FORMAT.finditer(text if isinstance(text, str) else ""):
+                        name, kind, style = match.group(1), match.group(2), match.group(3)
+                        variants = [("{" + name + "}", "without its format")]
+                        if style:
+                            variants.append(("{" + name + ", " + kind + "}", "without its style"))
+                        for replacement, what in variants:
+                            def mutate(d, t=type_id, f=field, old=match.group(0), new=replacement):
+                                d["types"][t]["copy"][f] = d["types"][t]["copy"][f].replace(old, new)
+                            found.append((f"write `{match.group(0)}` of `{type_id}.copy.{field}` {what}", path, mutate))
+                # Optional route params: each link binding of one deleted (the query item is left out).
+                link = body.get("link")
+                if isinstance(link, dict):
+                    for param in link:
+                        if param != "route" and param in optional_route_params.get(link.get("route"), ()):
+                            def mutate(d, t=type_id, k=param):
+                                del d["types"][t]["link"][k]
+                            found.append((f"unbind optional route param `{param}` in `{type_id}`'s link", path, mutate))
         categories = doc.get("categories")
         if isinstance(categories, dict):
             for name, body in categories.items():

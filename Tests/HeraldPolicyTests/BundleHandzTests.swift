@@ -43,7 +43,7 @@ import HeraldSyntax
         #expect(b.digests["inbox_summary"]?.at == 19 * 3600)
         #expect(b.priorities.count == 11 && b.priorities.first?.name == "N-BILLING-PAYMENT-FAILED")
         #expect(b.content.maxLength == 90 && b.content.banned.contains("you failed"))
-        #expect(b.reasons.count == 18 && b.routes.count == 8 && b.categories.count == 6 && b.channels.count == 3)
+        #expect(b.reasons.count == 18 && b.routes.count == 7 && b.categories.count == 6 && b.channels.count == 3)
         #expect(b.badge?.type == .int)
         #expect(b.user["tier"] == .value(.enumeration(EnumType(cases: ["guest", "free", "pro", "trial"]))))
     }

@@ -90,7 +90,7 @@ import HeraldSyntax
     }
 
     @Test func everyOwnedCodeIsDocumented() {
-        let docs = ["bundle", "structure", "reference", "channels", "render", "preferences"].map { Self.read("docs/diagnostics/\($0).md") }.joined()
+        let docs = ["bundle", "structure", "reference", "channels", "render", "preferences", "data"].map { Self.read("docs/diagnostics/\($0).md") }.joined()
         for code in DiagnosticCode.all where code.id.hasPrefix("H00") || code.id.hasPrefix("H02") || code.id.hasPrefix("H040") || code.id.hasPrefix("H041") {
             #expect(docs.contains("### \(code.id) \(code.name)\n"), "no docs for \(code.id)")
         }

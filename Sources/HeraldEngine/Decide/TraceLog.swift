@@ -70,6 +70,9 @@ struct TraceLog: Sendable {
         case .localTime(let s): detail = "aligned to local time \(TraceFormat.clock(s))"
         case .param(let name): detail = "at param `\(name)`"
         case .state(let path): detail = "at `state.\(path.joined(separator: "."))`"
+        case .localState(let path, let fallback):
+            detail = "aligned to the local time in `state.\(path.joined(separator: "."))`"
+                + (fallback.map { " (else \(TraceFormat.clock($0)))" } ?? "")
         }
         let offset = timing.offset
         if offset != 0 { detail += " \(offset < 0 ? "-" : "+")\(TraceFormat.duration(abs(offset)))" }

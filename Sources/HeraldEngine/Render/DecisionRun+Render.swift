@@ -23,9 +23,11 @@ extension Engine {
 
     /// A link's URL through its route's compiled `url`: each route param takes its binding,
     /// rendered and percent-encoded.
-    static func renderLink(_ link: Link, url: RouteTemplate, values: (String) -> Value?) -> String {
+    /// `offset`: the user's UTC offset at an instant, for `{x, time}`/`{x, date}` bindings.
+    static func renderLink(_ link: Link, url: RouteTemplate, values: (String) -> Value?,
+                           offset: (Int) -> Int = { _ in 0 }) -> String {
         url.render { param in
-            link.bindings.first { $0.param == param }?.value.render(values)
+            link.bindings.first { $0.param == param }?.value.render(values, offset: offset)
         }
     }
 
@@ -75,7 +77,8 @@ final class BoundTemplate: Sendable {
 
     /// The rendered text; `localDate` is the local date of `instant`, when given.
     func render(_ context: RequestContext, localDate instant: Int?) -> String {
-        template.render(byIndex: { sources[$0].value(context, localDate: instant) })
+        template.render(byIndex: { sources[$0].value(context, localDate: instant) },
+                        offset: { context.prefs.zone.offset(at: $0) })
     }
 }
 
@@ -179,7 +182,9 @@ extension DecisionRun {
         let instant = deliverAt
         if table.staticLink == nil, let typeLink = table.type.link, let url = table.linkURL {
             let engine = engine, context = context
-            notification.link = Engine.renderLink(typeLink, url: url) { engine.renderValue($0, context: context, localDate: instant) }
+            notification.link = Engine.renderLink(typeLink, url: url,
+                                                  values: { engine.renderValue($0, context: context, localDate: instant) },
+                                                  offset: { context.prefs.zone.offset(at: $0) })
         }
         notification.title = dynamic(table.copyTitle, at: instant)
         notification.subtitle = dynamic(table.copySubtitle, at: instant)

@@ -19,6 +19,13 @@ extension DecisionRun {
         case .localTime(let seconds):
             t = timing.sameDay ? sameDay(seconds / 60, at) : zone.nextOccurrence(of: seconds / 60, atOrAfter: at)
             scheduleReason = .localTime
+        case .localState(_, let fallback):
+            // A `time` state field (`local(state(path))`); absent only when optional, and then
+            // the fallback the compiler required.
+            var seconds = fallback ?? 0
+            if let read = table.timingRead, case .time(let s)? = context.value(read) { seconds = s }
+            t = timing.sameDay ? sameDay(seconds / 60, at) : zone.nextOccurrence(of: seconds / 60, atOrAfter: at)
+            scheduleReason = .localTime
         case .param, .state:
             if let read = table.timingRead, case .instant(let i)? = context.value(read) { t = i } else { t = at }
             scheduleReason = .onTime

@@ -198,7 +198,7 @@ final class TypeTable: Sendable {
         case .param(let name):
             let path = ["params", name]
             if seen.insert(path).inserted { required.append(path) }
-        case .state(let p):
+        case .state(let p), .localState(let p, fallback: nil):
             let path = ["state"] + p
             if seen.insert(path).inserted { required.append(path) }
         default: break
@@ -218,7 +218,7 @@ final class TypeTable: Sendable {
         requiredReads = required.map { ReadSlot(path: $0, fieldSlots: fieldSlots, paramSlots: slots) }
         switch type.timing.at {
         case .param(let name): timingRead = ReadSlot(path: ["params", name], fieldSlots: fieldSlots, paramSlots: slots)
-        case .state(let p): timingRead = ReadSlot(path: ["state"] + p, fieldSlots: fieldSlots, paramSlots: slots)
+        case .state(let p), .localState(let p, _): timingRead = ReadSlot(path: ["state"] + p, fieldSlots: fieldSlots, paramSlots: slots)
         default: timingRead = nil
         }
         let locked = type.locked || (category?.locked ?? false)

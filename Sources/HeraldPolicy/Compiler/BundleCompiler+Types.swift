@@ -187,7 +187,7 @@ extension Compilation {
         if let n = f["sameDay"], let b = reader.bool(n, what: "`sameDay`") {
             timing.sameDay = b
             switch timing.at {
-            case .reminderTime, .localTime: break
+            case .reminderTime, .localTime, .localState: break
             default:
                 if b {
                     reader.diagnostics.error(.sameDayWithoutClock,
@@ -210,6 +210,51 @@ extension Compilation {
         return timing
     }
 
+    /// The argument of `local(state(path))` or `local(state(path) ?? "HH:MM")`: a `time` field of
+    /// the state schema (`H0269`); an optional one needs the fallback, a required one takes
+    /// none (`H0270`).
+    mutating func compileLocalState(_ argument: String, span: SourceSpan) -> TimingAnchor? {
+        guard let close = argument.firstIndex(of: ")") else {
+            reader.diagnostics.error(.invalidEnumValue, "unclosed `state(` in `local(…)`; write `local(state(<path>))`", at: span)
+            return nil
+        }
+        let pathText = String(argument[argument.index(argument.startIndex, offsetBy: 6)..<close]).trimmingSpaces
+        let rest = String(argument[argument.index(after: close)...]).trimmingSpaces
+        let times = schemaFields.filter { $0.path.first == "state" && $0.type.unwrapped == .time }
+        guard let field = times.first(where: { $0.path.dropFirst().joined(separator: ".") == pathText }) else {
+            reader.diagnostics.error(.localStateField, "`state(\(pathText))` in `local(…)` names no `time` field of the state schema",
+                                     at: span, suggestion: Suggestions.closest(to: pathText, in: times.map { $0.path.dropFirst().joined(separator: ".") }))
+            return nil
+        }
+        let path = Array(field.path.dropFirst())
+        var fallback: Int?
+        if !rest.isEmpty {
+            guard rest.hasPrefix("??") else {
+                reader.diagnostics.error(.invalidEnumValue, "unexpected `\(rest)` after `state(\(pathText))` in `local(…)`; write `?? \"HH:MM\"` for a fallback", at: span)
+                return nil
+            }
+            var time = String(rest.dropFirst(2)).trimmingSpaces
+            if time.count >= 2, let q = time.first, q == "\"" || q == "'", time.last == q { time = String(time.dropFirst().dropLast()) }
+            guard let seconds = NodeReader.parseTimeOfDay(time) else {
+                reader.diagnostics.error(.invalidTimeOfDay, "invalid fallback time of day `\(time)` in `local(…)`; write `HH:MM` on a 24-hour clock", at: span)
+                return nil
+            }
+            fallback = seconds
+        }
+        let optional = field.type.isOptional
+        if optional, fallback == nil {
+            reader.diagnostics.error(.localStateFallback,
+                                     "`state.\(pathText)` may be absent; give the time to use then, as in `local(state(\(pathText)) ?? \"18:00\")`", at: span)
+            return nil
+        }
+        if !optional, fallback != nil {
+            reader.diagnostics.error(.localStateFallback,
+                                     "`state.\(pathText)` is never absent, so the fallback is never used; write `local(state(\(pathText)))`", at: span)
+            return nil
+        }
+        return .localState(path, fallback: fallback)
+    }
+
     /// `immediate` · `reminder_time` · `local("09:00")` · `param(name)` · `state(path)`.
     mutating func compileAnchor(_ node: YAMLNode, params: [Param]) -> TimingAnchor? {
         guard let scalar = reader.scalar(node, what: "`timing.at`") else { return nil }
@@ -225,6 +270,9 @@ extension Compilation {
             switch call.name {
             case "local":
                 if let seconds = NodeReader.parseTimeOfDay(argument) { return .localTime(seconds) }
+                if call.argument.hasPrefix("state(") {
+                    return compileLocalState(call.argument, span: argumentSpan)
+                }
                 reader.diagnostics.error(.invalidTimeOfDay, "invalid time of day `\(argument)` in `local(…)`; write `HH:MM` on a 24-hour clock, as in `local(\"09:00\")`", at: argumentSpan)
                 return nil
             case "param":
@@ -305,13 +353,30 @@ extension Compilation {
                 continue
             }
             if let value = MessageTemplate.compile(scalar, span: pair.value.span, allowed: allowed, diagnostics: &reader.diagnostics) {
+                // A required route param must not take an optional param of the type: absent,
+                // it would render an empty path segment or query value (docs/templates.md).
+                if let route, let routeType = route.paramType(param) {
+                    var routeOptional = false
+                    if case .optional = routeType { routeOptional = true }
+                    let optionalUsed = value.placeholders.filter { name in
+                        if case .optional? = allowed[name] { true } else { false }
+                    }
+                    if !routeOptional, let first = optionalUsed.first {
+                        reader.diagnostics.error(.routeRequiredFromOptional,
+                                                 "route param `\(param)` is required, but its binding uses `{\(first)}`, which may be absent; declare the route param `\(routeType)?` (the whole value of a query item) or bind a value that is always present",
+                                                 at: pair.value.span, notes: [.init("route `\(routeName)` declared here", span: route.span)])
+                        continue
+                    }
+                }
                 bindings.append(Link.Binding(param: param, value: value, span: pair.key.span))
             }
         }
         // A misspelt param is reported once, as the unknown one, not again as unbound.
         if let route, !misspelt {
             let bound = Set(pairs.map(\.key.value))
+            // An optional route param may be left unbound: its query item is left out.
             for param in route.params where !bound.contains(param.name) {
+                if case .optional = param.type { continue }
                 reader.diagnostics.error(.unboundRouteParam, "link to route `\(routeName)` leaves its param `\(param.name)` unbound; add `\(param.name): …`",
                                          at: node.span, notes: [.init("route `\(routeName)` declared here", span: route.span)])
             }

@@ -31,6 +31,10 @@ public enum TimingAnchor: Sendable, Hashable {
     case param(String)
     /// `state(path)`: an instant field of the state schema.
     case state([String])
+    /// `local(state(path))` or `local(state(path) ?? "18:00")`: the local time of day held by a
+    /// `time` field of the state schema (a time learned from usage), or `fallback` (seconds
+    /// since local midnight) when an optional field is absent.
+    case localState([String], fallback: Int?)
 }
 
 /// A type's treatment of quiet hours (`timing.quietHours`, `quietHours.during`).

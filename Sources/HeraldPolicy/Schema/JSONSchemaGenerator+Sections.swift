@@ -17,7 +17,7 @@ extension JSONSchemaGenerator {
             ("expression", string("An expression (docs/language.md (Expressions)).")),
             ("boolExpression", anyOf([ref("expression"), object([("type", .string("boolean"))])], "A bool expression, or a literal `true`/`false`.")),
             ("intExpression", anyOf([ref("expression"), object([("type", .string("integer"))])], "An int expression, or a literal int.")),
-            ("template", string("A copy template: `{param}`, `{n, plural, one {# item} other {# items}}`, `{k, select, a {…} other {…}}`; `'{'` escapes a brace.")),
+            ("template", string("A copy template: `{param}`, `{n, plural, one {# item} other {# items}}`, `{k, select, a {…} other {…}}`, `{t, time[, 24h|12h]}` and `{t, date[, iso|medium|long|weekday]}` (an instant in the user's zone); `'{'` escapes a brace.")),
             ("valueType", string("A value type: `bool`, `int`, `string`, `duration`, `instant`, `time`, `date`, `weekday`, `enum(a, b)`, `list<T>`; `T?` is optional.", pattern: valueTypePattern)),
             ("fieldName", string("A field or param name, usable in expressions: a letter or `_`, then letters, digits and `_`.", pattern: fieldNamePattern)),
             ("schemaField", record([
@@ -47,7 +47,7 @@ extension JSONSchemaGenerator {
                 ("description", string("Documentation only.")),
             ], required: ["type"], description: "The long form of a route param.")),
             ("routeParams", map(anyOf([ref("valueType"), ref("routeParam")], "A route param: a type, or `{ type, description }`."),
-                                "The route's params: name → type; every one must appear in `url`.", names: "fieldName")),
+                                "The route's params: name → type; every one must appear in `url`. An optional one (`T?`) is the whole value of a query item, and a link may leave it out.", names: "fieldName")),
             ("copy", record([
                 ("title", ref("template", "The title.")),
                 ("subtitle", ref("template", "The subtitle.")),
@@ -56,7 +56,7 @@ extension JSONSchemaGenerator {
             ], required: ["body"], description: "The text of a notification (templates).")),
             ("link", object([
                 ("type", .string("object")),
-                ("description", .string("A deep link: `route` names a route; every other key binds a route param to a literal or a template over the params.")),
+                ("description", .string("A deep link: `route` names a route; every other key binds a route param to a literal or a template over the params (an optional route param may be left unbound).")),
                 ("properties", object([("route", ref("identifier", "The route's name."))])),
                 ("required", .array([.string("route")])),
                 ("propertyNames", ref("identifier")),
@@ -105,7 +105,7 @@ extension JSONSchemaGenerator {
                 ("reason", ref("identifier", "A built-in reason or one declared in `reasons` (required).")),
             ], required: ["when", "reason"], description: "A policy-wide suppression rule, evaluated after the type's own.")),
             ("timing", record([
-                ("at", string("When it is due: `immediate` (default), `reminder_time`, `local(\"09:00\")`, `param(name)` (an instant param), `state(path)` (an instant state field).", pattern: timingAtPattern)),
+                ("at", string("When it is due: `immediate` (default), `reminder_time`, `local(\"09:00\")`, `local(state(path))` / `local(state(path) ?? \"18:00\")` (a time state field), `param(name)` (an instant param), `state(path)` (an instant state field).", pattern: timingAtPattern)),
                 ("offset", ref("signedDuration", "Added to the aligned instant; may be negative (default `0s`).")),
                 ("trainingDays", boolean("Prefer the user's next training day at reminder time (default false).")),
                 ("expires", ref("duration", "`expired` if deferral pushes delivery past trigger + this (default never).")),

@@ -120,6 +120,6 @@ public enum JSONSchemaGenerator {
     static let valueTypePattern =
         #"^\s*(bool|int|string|duration|instant|time|date|weekday|enum\(\s*[A-Za-z0-9_.-]+(\s*,\s*[A-Za-z0-9_.-]+)*\s*\)|list<.+>)\s*\??\s*$"#
     static let timingAtPattern =
-        #"^(immediate|reminder_time|local\(\s*["']?([01][0-9]|2[0-3]):[0-5][0-9]["']?\s*\)|param\(\s*[A-Za-z0-9_.-]+\s*\)|state\(\s*[A-Za-z0-9_.-]+\s*\))$"#
+        #"^(immediate|reminder_time|local\(\s*["']?([01][0-9]|2[0-3]):[0-5][0-9]["']?\s*\)|local\(\s*state\(\s*[A-Za-z0-9_.-]+\s*\)\s*(\?\?\s*["']?([01][0-9]|2[0-3]):[0-5][0-9]["']?\s*)?\)|param\(\s*[A-Za-z0-9_.-]+\s*\)|state\(\s*[A-Za-z0-9_.-]+\s*\))$"#
     static let overPattern = #"^(suppress|defer|batch\(\s*[A-Za-z0-9_.-]+\s*\)|digest\(\s*[A-Za-z0-9_.-]+\s*\))$"#
 }

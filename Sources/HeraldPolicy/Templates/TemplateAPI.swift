@@ -8,6 +8,8 @@ public import HeraldSyntax
 ///   first, then `one` for 1, else `other` (`zero`, `two`, `few`, `many` are accepted for
 ///   translators and chosen only through `=N`);
 /// - `{k, select, a {…} b {…} other {…}}` — on a string, enum or bool value; `other` required;
+/// - `{t, time}`, `{t, time, 12h}`, `{d, date}`, `{d, date, medium|long|weekday}` — an instant
+///   in the user's zone, or a local time or date (`TemplateFormat`);
 /// - `'{'`, `'}'`, `'#'` quote a character, `''` is one apostrophe; any other `'` is literal.
 ///
 /// Plural and select nest. See docs/templates.md.
@@ -32,6 +34,8 @@ public struct MessageTemplate: Sendable, Hashable {
         let literal: String?
         /// `parts` compiled for rendering.
         let program: TemplateProgram
+        /// A `time` or `date` placeholder: rendering may ask the user's offset.
+        let readsZone: Bool
 
         init(source: String, span: SourceSpan, placeholders: [String], parts: [TemplatePart]) {
             self.source = source
@@ -39,6 +43,7 @@ public struct MessageTemplate: Sendable, Hashable {
             self.placeholders = placeholders
             self.parts = parts
             program = TemplateProgram(parts, placeholders: placeholders)
+            readsZone = program.hasFormat
             if parts.count == 1, case .text(let text) = parts[0] { literal = text } else { literal = nil }
         }
     }
@@ -74,27 +79,35 @@ public struct MessageTemplate: Sendable, Hashable {
     }
 
     /// Renders with values looked up by placeholder name (nil: missing, renders as empty
-    /// text). Plain text returns the template's own string without copying it.
-    public func render(_ values: (String) -> Value?) -> String {
+    /// text). Plain text returns the template's own string without copying it. `offset`: as
+    /// for `render(byIndex:offset:)`.
+    public func render(_ values: (String) -> Value?, offset: (Int) -> Int = { _ in 0 }) -> String {
         let names = storage.placeholders
-        return render(byIndex: { values(names[$0]) })
+        return render(byIndex: { values(names[$0]) }, offset: offset)
     }
+
+    /// Whether rendering asks the user's zone (`{x, time}` or `{x, date}` of an instant).
+    public var readsZone: Bool { storage.readsZone }
 
     /// Renders with values looked up by their placeholder's index in `placeholders`: a
     /// caller that resolves each placeholder once (the engine binds them to param slots and
     /// built-ins) renders without comparing a name. Copy up to 512 bytes is built on the
     /// stack, so the string is the only allocation.
-    public func render(byIndex value: (Int) -> Value?) -> String {
+    ///
+    /// `offset` answers the user's UTC offset (seconds east) at an instant, for `{x, time}` and
+    /// `{x, date}` of an instant param; it is asked nothing by other templates. Without it,
+    /// instants are shown in UTC.
+    public func render(byIndex value: (Int) -> Value?, offset: (Int) -> Int = { _ in 0 }) -> String {
         if let literal = storage.literal { return literal }
         let program = storage.program
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
             var sink = FixedSink(buffer)
-            program.render(into: &sink, value: value)
+            program.render(into: &sink, value: value, offset: offset)
             if !sink.overflowed {
                 return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<sink.count]), as: UTF8.self)
             }
             var out = TextBuffer(capacity: storage.source.utf8.count * 2 + 512)
-            program.render(into: &out, value: value)
+            program.render(into: &out, value: value, offset: offset)
             return out.string
         }
     }
@@ -114,6 +127,9 @@ public struct RouteTemplate: Sendable, Hashable {
     public let params: [String]
     /// Literal text and placeholders, alternating as written.
     let pieces: [Piece]
+    /// The optional params (`T?`): each is the whole value of a query item, which rendering
+    /// leaves out when the value is absent or empty (`RouteTemplate+Optional.swift`).
+    let optional: Set<String>
 
     enum Piece: Sendable, Hashable {
         case text(String)
@@ -125,12 +141,14 @@ public struct RouteTemplate: Sendable, Hashable {
         self.span = span
         self.params = params
         self.pieces = [.text(source)]
+        self.optional = []
     }
 
-    init(source: String, span: SourceSpan, pieces: [Piece]) {
+    init(source: String, span: SourceSpan, pieces: [Piece], optional: Set<String> = []) {
         self.source = source
         self.span = span
         self.pieces = pieces
+        self.optional = optional
         self.params = pieces.compactMap { if case .param(let p) = $0 { p } else { nil } }
     }
 
@@ -191,7 +209,14 @@ public struct RouteTemplate: Sendable, Hashable {
                               at: span)
             failed = true
         }
-        return failed ? nil : RouteTemplate(source: scalar.value, span: span, pieces: pieces)
+        let optional = Set(declared.compactMap { name, type in
+            if case .optional = type { name } else { nil }
+        })
+        if !failed, !optional.isEmpty,
+           !checkOptionalPlacement(pieces, optional: optional, source: scalar.value, span: span, diagnostics: &diagnostics) {
+            failed = true
+        }
+        return failed ? nil : RouteTemplate(source: scalar.value, span: span, pieces: pieces, optional: optional)
     }
 
     /// Renders with percent-encoded values (RFC 3986: unreserved characters stay, every other
@@ -202,6 +227,7 @@ public struct RouteTemplate: Sendable, Hashable {
 
     /// Renders with values looked up by route param name (nil: empty), percent-encoded.
     public func render(_ values: (String) -> String?) -> String {
+        if !optional.isEmpty { return renderDroppingAbsent(values) }
         var out = ""
         for piece in pieces {
             switch piece {

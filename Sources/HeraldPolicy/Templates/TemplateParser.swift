@@ -9,6 +9,9 @@ indirect enum TemplatePart: Sendable, Hashable {
     case number
     case plural(name: String, branches: [Branch])
     case select(name: String, branches: [Branch])
+    /// `{name, time[, style]}` or `{name, date[, style]}`: an instant in the user's zone, or a
+    /// local time or date (`TemplateFormat`).
+    case format(name: String, style: TemplateFormat)
 
     struct Branch: Sendable, Hashable {
         var selector: String
@@ -27,7 +30,7 @@ indirect enum TemplatePart: Sendable, Hashable {
         for part in parts {
             switch part {
             case .text, .number: break
-            case .value(let n):
+            case .value(let n), .format(let n, _):
                 if !names.contains(n) { names.append(n) }
             case .plural(let n, let branches), .select(let n, let branches):
                 if !names.contains(n) { names.append(n) }
@@ -214,9 +217,12 @@ struct TemplateParser {
         skipSpaces()
         let kindRange = readWord()
         let kind = word(kindRange)
+        if kind == "time" || kind == "date" {
+            return parseFormat(name: name, nameRange: nameRange, kind: kind, open: open)
+        }
         guard kind == "plural" || kind == "select" else {
             fail(.templateUnsupportedArgument,
-                 kind.isEmpty ? "expected `plural` or `select` after `\(name),`" : "`{\(name), \(kind)}` is not supported; Herald copy knows `plural` and `select` (format numbers and dates before passing them as params)",
+                 kind.isEmpty ? "expected `plural`, `select`, `time` or `date` after `\(name),`" : "`{\(name), \(kind)}` is not supported; Herald copy knows `plural`, `select`, `time` and `date` (format numbers before passing them as params)",
                  kind.isEmpty ? (i..<min(bytes.count, i + 1)) : kindRange)
             i = bytes.count
             return nil
@@ -284,6 +290,47 @@ struct TemplateParser {
             fail(.templateMissingOther, "`{\(name), \(kind), …}` has no `other` branch; add `other {…}`", open..<i)
         }
         return isPlural ? .plural(name: name, branches: branches) : .select(name: name, branches: branches)
+    }
+
+    /// After `{name, time` or `{name, date`: an optional `, style`, then `}`. The value must be
+    /// an instant (shown in the user's zone) or a local time (`time`) or date (`date`).
+    mutating func parseFormat(name: String, nameRange: Range<Int>, kind: String, open: Int) -> TemplatePart? {
+        let isTime = kind == "time"
+        let styles = isTime ? TemplateFormat.timeStyles : TemplateFormat.dateStyles
+        var style = styles[0].1
+        skipSpaces()
+        if i < bytes.count, bytes[i] == UInt8(ascii: ",") {
+            i += 1
+            skipSpaces()
+            let styleRange = readWord()
+            let written = word(styleRange)
+            if let known = styles.first(where: { $0.0 == written }) {
+                style = known.1
+            } else {
+                let names = styles.map(\.0)
+                fail(.templateFormatStyle,
+                     written.isEmpty ? "expected a `\(kind)` style after `\(name), \(kind),`: \(NodeReader.list(names))"
+                         : "`\(written)` is not a `\(kind)` style; expected \(NodeReader.list(names))",
+                     written.isEmpty ? (i..<min(bytes.count, i + 1)) : styleRange,
+                     suggestion: Suggestions.closest(to: written, in: names))
+            }
+            skipSpaces()
+        }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "}") else {
+            abort("expected `}` to close `{\(name), \(kind)…`", open..<min(bytes.count, max(open + 1, i)))
+            return nil
+        }
+        i += 1
+        checkKnown(name, nameRange)
+        if let type = allowed[name] {
+            switch (isTime, type.unwrapped) {
+            case (_, .instant), (true, .time), (false, .date): break
+            default:
+                fail(.templateFormatType,
+                     "`{\(name), \(kind)}` needs an instant or a \(kind), but `\(name)` is \(type)", nameRange)
+            }
+        }
+        return .format(name: name, style: style)
     }
 
     mutating func checkKnown(_ name: String, _ range: Range<Int>) {

@@ -16,6 +16,8 @@ struct TemplateProgram: Sendable {
         /// Placeholder `index`, choosing among `branches[first ..< first + count]`.
         case plural(Int32, first: Int32, count: Int32)
         case select(Int32, first: Int32, count: Int32)
+        /// Placeholder `index` in a time or date style (`TemplateFormat`).
+        case format(Int32, TemplateFormat)
     }
 
     struct Branch: Sendable {
@@ -35,6 +37,9 @@ struct TemplateProgram: Sendable {
     private(set) var selectors: [String] = []
     /// The top-level ops: `ops[0 ..< rootCount]`.
     private(set) var rootCount: Int32 = 0
+
+    /// Whether an op formats a time or a date.
+    var hasFormat: Bool { ops.contains { if case .format = $0 { true } else { false } } }
 
     init(_ parts: [TemplatePart], placeholders: [String]) {
         rootCount = Int32(parts.count)
@@ -58,6 +63,8 @@ struct TemplateProgram: Sendable {
                 ops[index] = .value(Self.index(of: name, in: placeholders))
             case .number:
                 ops[index] = .number
+            case .format(let name, let style):
+                ops[index] = .format(Self.index(of: name, in: placeholders), style)
             case .plural(let name, let list), .select(let name, let list):
                 let first = Int32(branches.count)
                 branches.append(contentsOf: list.map { branch in
@@ -86,13 +93,14 @@ struct TemplateProgram: Sendable {
     }
 
     /// Renders the program into `sink`; `value` answers by placeholder index (nil: missing,
-    /// rendered as empty text).
-    func render<Sink: ByteSink>(into sink: inout Sink, value: (Int) -> Value?) {
+    /// rendered as empty text), `offset` the user's UTC offset at an instant (asked only by
+    /// `{x, time}` and `{x, date}` of an instant).
+    func render<Sink: ByteSink>(into sink: inout Sink, value: (Int) -> Value?, offset: (Int) -> Int) {
         bytes.withUnsafeBufferPointer { bytes in
             ops.withUnsafeBufferPointer { ops in
                 branches.withUnsafeBufferPointer { branches in
                     let walker = Walker(bytes: bytes, ops: ops, branches: branches, selectors: selectors)
-                    walker.render(0 ..< Int(rootCount), number: nil, into: &sink, value: value)
+                    walker.render(0 ..< Int(rootCount), number: nil, into: &sink, value: value, offset: offset)
                 }
             }
         }
@@ -104,7 +112,7 @@ struct TemplateProgram: Sendable {
         let branches: UnsafeBufferPointer<Branch>
         let selectors: [String]
 
-        func render<Sink: ByteSink>(_ range: Range<Int>, number: Int?, into sink: inout Sink, value: (Int) -> Value?) {
+        func render<Sink: ByteSink>(_ range: Range<Int>, number: Int?, into sink: inout Sink, value: (Int) -> Value?, offset: (Int) -> Int) {
             for index in range {
                 switch ops[index] {
                 case .text(let start, let count):
@@ -113,24 +121,28 @@ struct TemplateProgram: Sendable {
                     if let number { sink.append(number) }
                 case .value(let key):
                     append(key < 0 ? nil : value(Int(key)), to: &sink)
+                case .format(let key, let style):
+                    if key >= 0, var text = style.text(of: value(Int(key)), offset: offset) {
+                        text.withUTF8 { sink.append($0) }
+                    }
                 case .plural(let key, let first, let count):
                     let all = Int(first) ..< Int(first + count)
                     guard key >= 0, case .int(let n)? = value(Int(key)) else {
                         if let other = all.first(where: { branches[$0].isOther }) {
-                            render(body(other), number: nil, into: &sink, value: value)
+                            render(body(other), number: nil, into: &sink, value: value, offset: offset)
                         }
                         continue
                     }
                     let chosen = all.first { branches[$0].exact == n }
                         ?? (n == 1 ? all.first { branches[$0].isOne } : nil)
                         ?? all.first { branches[$0].isOther }
-                    if let chosen { render(body(chosen), number: n, into: &sink, value: value) }
+                    if let chosen { render(body(chosen), number: n, into: &sink, value: value, offset: offset) }
                 case .select(let key, let first, let count):
                     let all = Int(first) ..< Int(first + count)
                     let text = TemplatePart.text(of: key < 0 ? nil : value(Int(key)))
                     let chosen = all.first { !branches[$0].isOther && selectors[Int(branches[$0].selector)] == text }
                         ?? all.first { branches[$0].isOther }
-                    if let chosen { render(body(chosen), number: number, into: &sink, value: value) }
+                    if let chosen { render(body(chosen), number: number, into: &sink, value: value, offset: offset) }
                 }
             }
         }

@@ -1,0 +1,15 @@
+// H0265–H0279: values taken from data (local time and date formats in copy, optional route
+// params, a delivery time of day from state)
+extension DiagnosticCode {
+    public static let templateFormatType = DiagnosticCode("H0265", "template-format-type", "`{x, time}` is used on a value that is not an instant or a time, or `{x, date}` on one that is not an instant or a date")
+    public static let templateFormatStyle = DiagnosticCode("H0266", "template-format-style", "a `time` or `date` placeholder names a style Herald does not know (`{t, time, full}`)")
+    public static let routeOptionalPlacement = DiagnosticCode("H0267", "route-optional-placement", "an optional route param is not the whole value of a query item (`?name={param}`), so leaving it out could not drop it cleanly")
+    public static let routeRequiredFromOptional = DiagnosticCode("H0268", "route-required-from-optional", "a link binds a required route param to an optional param of the type, which would render an empty segment when it is absent")
+    public static let localStateField = DiagnosticCode("H0269", "local-state-field", "`timing.at: local(state(<path>))` names no `time` field of the state schema")
+    public static let localStateFallback = DiagnosticCode("H0270", "local-state-fallback", "`local(state(<path>))` of an optional time field has no `?? \"HH:MM\"` fallback, or one is given for a field that is never absent")
+
+    static let dataCodes: [DiagnosticCode] = [
+        templateFormatType, templateFormatStyle, routeOptionalPlacement, routeRequiredFromOptional,
+        localStateField, localStateFallback,
+    ]
+}
