@@ -6,6 +6,12 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// `HERALD_SCOPE=embedded` builds only what an app embeds (syntax, policy, engine, testing, the
+/// in-memory and SQLite stores, the simulator and a `herald` without `serve` and PostgreSQL): no
+/// SwiftNIO, Hummingbird or PostgresNIO. `.ci/run` uses it for the sanitizer and release runs,
+/// which are about the engine's and stores' own code; the plain `swift test` builds everything.
+let serverScope = Context.environment["HERALD_SCOPE"] != "embedded"
+
 var targets: [Target] = [
     .systemLibrary(
         name: "CLibYAML",
@@ -22,11 +28,27 @@ var targets: [Target] = [
     .executableTarget(
         name: "herald",
         dependencies: [
-            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting", "HeraldStore", "HeraldSQLite", "HeraldSimulate", "HeraldServe", "HeraldPostgres",
+            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting", "HeraldStore", "HeraldSQLite", "HeraldSimulate",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ] + (serverScope ? [
+            "HeraldServe", "HeraldPostgres",
             .product(name: "Logging", package: "swift-log"),
-        ]
+        ] : []),
+        swiftSettings: serverScope ? [.define("HERALD_SERVER")] : []
     ),
+    .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
+    .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald", "HeraldStoreCrashChild"]),
+    .executableTarget(name: "HeraldStoreCrashChild", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy"],
+                      path: "Tests/HeraldStoreCrashChild"),
+    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldSimulate"]),
+    .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
+]
+
+// The server side: the sidecar (Hummingbird) and the PostgreSQL store (PostgresNIO).
+let serverTargets: [Target] = [
     .target(
         name: "HeraldServe",
         dependencies: [
@@ -70,16 +92,8 @@ var targets: [Target] = [
         name: "HeraldPostgresTests",
         dependencies: ["HeraldPostgres", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald-ledger-load"]
     ),
-    .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
-    .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald", "HeraldStoreCrashChild"]),
-    .executableTarget(name: "HeraldStoreCrashChild", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy"],
-                      path: "Tests/HeraldStoreCrashChild"),
-    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldSimulate"]),
-    .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
 ]
+if serverScope { targets += serverTargets }
 
 for index in targets.indices where targets[index].type != .system {
     targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + swiftSettings
@@ -96,19 +110,21 @@ let package = Package(
         .library(name: "HeraldStore", targets: ["HeraldStore"]),
         .library(name: "HeraldSQLite", targets: ["HeraldSQLite"]),
         .library(name: "HeraldSimulate", targets: ["HeraldSimulate"]),
+        .executable(name: "herald", targets: ["herald"]),
+    ] + (serverScope ? [
         .library(name: "HeraldServe", targets: ["HeraldServe"]),
         .library(name: "HeraldPostgres", targets: ["HeraldPostgres"]),
-        .executable(name: "herald", targets: ["herald"]),
-    ],
+    ] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ] + (serverScope ? [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-    ],
+    ] : []),
     targets: targets
 )

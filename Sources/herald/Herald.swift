@@ -9,7 +9,18 @@ struct Herald: AsyncParsableCommand {
             Exit codes: 0 ok, 1 the policy is invalid (or a test failed), 64 bad usage.
             """,
         version: "0.1.0",
-        subcommands: [Validate.self, Test.self, Decide.self, Explain.self, PlanCommand.self, ReconcileCommand.self, PromptCommand.self, Schema.self,
-                      EventCommand.self, LedgerCommand.self, Simulate.self, DiffCommand.self, Serve.self]
+        subcommands: subcommands
     )
+
+    /// `serve` is built in unless the package was built with `HERALD_SCOPE=embedded` (Package.swift).
+    static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
+            Validate.self, Test.self, Decide.self, Explain.self, PlanCommand.self, ReconcileCommand.self, PromptCommand.self, Schema.self,
+            EventCommand.self, LedgerCommand.self, Simulate.self, DiffCommand.self,
+        ]
+        #if HERALD_SERVER
+        commands.append(Serve.self)
+        #endif
+        return commands
+    }
 }

@@ -1,3 +1,4 @@
+#if HERALD_SERVER
 import ArgumentParser
 import Foundation
 import HeraldServe
@@ -83,3 +84,4 @@ struct Serve: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import HeraldEngine
+#if HERALD_SERVER
 import HeraldPostgres
+#endif
 import HeraldSQLite
 import HeraldStore
 
@@ -20,7 +22,12 @@ enum StoreOpener {
         switch try StoreLocation(parsing: text) {
         case .sqlite(let path): return try SQLiteLedgerStore(path: path)
         case .memory: return InMemoryLedgerStore()
-        case .postgres: return try await PostgresLedgerStore(url: text)
+        case .postgres:
+            #if HERALD_SERVER
+            return try await PostgresLedgerStore(url: text)
+            #else
+            throw StoreError(.badURL, "this herald was built with HERALD_SCOPE=embedded, without PostgreSQL: use `sqlite:PATH`")
+            #endif
         }
     }
 
