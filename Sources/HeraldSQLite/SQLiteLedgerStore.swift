@@ -61,7 +61,12 @@ public final class SQLiteLedgerStore: LedgerStore {
         guard !user.isEmpty else { throw StoreError.missingUser }
         let path = self.path
         do {
-            return try await pool.writeWithoutTransaction { db in
+            // On the calling thread: GRDB's synchronous write runs the unit on this thread when
+            // the writer is free (a `DispatchQueue.sync`), where its async write hops to the
+            // writer's queue and back: two thread switches per unit, more than the decision costs.
+            // A task waiting for the writer blocks its thread for at most one unit (or the busy
+            // timeout, when another process holds the file's write lock).
+            return try Self.writeNow(pool) { db in
                 var result: LedgerCommit<Value>?
                 try db.inTransaction(.immediate) {
                     if let requestKey, let body = try String.fetchOne(
@@ -126,7 +131,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     public func applyEvent(user: String, key: String, status: HistoryEntry.Status, at: Int) async throws -> LedgerRecord {
         let path = self.path
         do {
-            return try await pool.writeWithoutTransaction { db in
+            return try Self.writeNow(pool) { db in
                 var record: LedgerRecord?
                 try db.inTransaction(.immediate) {
                     guard let id = try Int64.fetchOne(
@@ -135,7 +140,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                     else { throw StoreError.unknownKey(user: user, key: key) }
                     try db.cachedStatement(sql: "UPDATE entry SET status = ?, updated_at = ? WHERE id = ?")
                         .execute(arguments: [status.rawValue, at, id])
-                    record = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM entry WHERE id = ?"), arguments: [id])
+                    record = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM entry WHERE id = ?"), arguments: [id])
                         .map(Self.record)
                     return .commit
                 }
@@ -177,11 +182,17 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
+    /// GRDB's synchronous write, on the calling thread (see `commit`). A plain function, so that
+    /// the async methods can call it.
+    static func writeNow<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction(body)
+    }
+
     /// One immediate transaction.
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let path = self.path
         do {
-            return try await pool.writeWithoutTransaction { db in
+            return try Self.writeNow(pool) { db in
                 var value: T?
                 try db.inTransaction(.immediate) {
                     value = try body(db)
@@ -196,34 +207,49 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     // MARK: Rows
 
+    /// The columns `record` reads, in its order.
+    static let columns = "key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at"
+
     /// The user's entries `read` selects, by delivery instant then recording order.
     static func entries(_ db: Database, user: String, read: LedgerRead) throws -> [LedgerRecord] {
         guard let since = read.since else {
-            return try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM entry WHERE user = ? ORDER BY deliver_at, id"),
-                                    arguments: [user]).map(record)
+            return try records(db.cachedStatement(sql: "SELECT \(columns) FROM entry WHERE user = ? ORDER BY deliver_at, id"),
+                               arguments: [user])
         }
-        var records = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM entry WHERE user = ? AND deliver_at >= ? ORDER BY deliver_at, id"),
-            arguments: [user, since]).map(record)
+        var records = try records(
+            db.cachedStatement(sql: "SELECT \(columns) FROM entry WHERE user = ? AND deliver_at >= ? ORDER BY deliver_at, id"),
+            arguments: [user, since])
         if !read.lifetimeTypes.isEmpty {
-            let older = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM entry WHERE user = ? AND deliver_at < ? ORDER BY deliver_at, id"),
-                arguments: [user, since]).map(record).filter { read.lifetimeTypes.contains($0.entry.type) }
+            let older = try Self.records(
+                db.cachedStatement(sql: "SELECT \(columns) FROM entry WHERE user = ? AND deliver_at < ? ORDER BY deliver_at, id"),
+                arguments: [user, since]).filter { read.lifetimeTypes.contains($0.entry.type) }
             records = older + records
         }
         return records
     }
 
     static func liveEntries(_ db: Database, user: String, keys: [String]) throws -> [LedgerRecord] {
-        let statement = try db.cachedStatement(sql: "SELECT * FROM entry WHERE user = ? AND key = ? AND status <> 'cancelled'")
-        return try keys.flatMap { key in try Row.fetchAll(statement, arguments: [user, key]).map(record) }
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM entry WHERE user = ? AND key = ? AND status <> 'cancelled'")
+        return try keys.flatMap { key in try records(statement, arguments: [user, key]) }
     }
 
+    /// The rows of a `SELECT \(columns)` statement, read by position (GRDB's lookup by column
+    /// name costs more than the rest of the row).
+    static func records(_ statement: Statement, arguments: StatementArguments) throws -> [LedgerRecord] {
+        var records: [LedgerRecord] = []
+        let cursor = try Row.fetchCursor(statement, arguments: arguments)
+        while let row = try cursor.next() {
+            records.append(record(row))
+        }
+        return records
+    }
+
+    /// A row of `SELECT \(columns)`.
     static func record(_ row: Row) -> LedgerRecord {
-        let status = HistoryEntry.Status(rawValue: row["status"]) ?? .scheduled  // the CHECK constraint admits no other
-        let entry = HistoryEntry(key: row["key"], type: row["type"], subject: row["subject"], channel: row["channel"],
-                                 deliverAt: row["deliver_at"], status: status, batchKey: row["batch_key"])
-        return LedgerRecord(entry: entry, recordedAt: row["recorded_at"], updatedAt: row["updated_at"])
+        let status = HistoryEntry.Status(rawValue: row[5]) ?? .scheduled  // the CHECK constraint admits no other
+        let entry = HistoryEntry(key: row[0], type: row[1], subject: row[2], channel: row[3],
+                                 deliverAt: row[4], status: status, batchKey: row[6])
+        return LedgerRecord(entry: entry, recordedAt: row[7], updatedAt: row[8])
     }
 
     /// A GRDB or SQLite error as a `StoreError` naming the cause (a `StoreError` or a request

@@ -25,39 +25,47 @@ public final class InMemoryLedgerStore: LedgerStore {
     ) async throws -> LedgerCommit<Value> {
         guard !user.isEmpty else { throw StoreError.missingUser }
         return try users.withLock { users in
-            var rows = users[user] ?? UserRows()
-            if let requestKey, let stored = rows.responses[requestKey] {
+            if let requestKey, let stored = users[user]?.responses[requestKey] {
                 return LedgerCommit(response: stored.response, replayed: true, value: nil, inserted: [])
             }
+            // The user's rows are moved out of the dictionary and back (not copied): a copy
+            // would copy every stored response of the user on each unit. Only the records are
+            // copied, so that a failed unit leaves them as they were.
+            var rows = users.removeValue(forKey: user) ?? UserRows()
+            defer { if !rows.records.isEmpty || !rows.responses.isEmpty { users[user] = rows } }
             let snapshot = rows.records.filter { read.includes($0.entry) }
             let (proposal, value) = try UnitOfWork.resolve(snapshot: snapshot, decide: decide) { keys in
                 let wanted = Set(keys)
                 return rows.records.filter { $0.isLive && wanted.contains($0.entry.key) }
             }
-            try Self.apply(proposal, to: &rows, user: user, now: now)
+            var records = rows.records
+            try Self.apply(proposal, to: &records, user: user, now: now)
+            rows.records = records
             if let requestKey { rows.responses[requestKey] = (proposal.response, now) }
-            users[user] = rows
             return LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
         }
     }
 
-    /// Applies a proposal to a copy of the user's rows (the caller keeps it only on success).
-    static func apply(_ proposal: LedgerProposal, to rows: inout UserRows, user: String, now: Int) throws {
+    /// Applies a proposal to a copy of the user's records (the caller keeps it only on success).
+    static func apply(_ proposal: LedgerProposal, to records: inout [LedgerRecord], user: String, now: Int) throws {
+        func liveIndex(of key: String) -> Int? {
+            records.firstIndex { $0.entry.key == key && $0.isLive }
+        }
         for key in proposal.cancel {
-            guard let index = rows.liveIndex(of: key) else { throw StoreError.unknownKey(user: user, key: key) }
-            rows.records[index].entry.status = .cancelled
-            rows.records[index].updatedAt = now
+            guard let index = liveIndex(of: key) else { throw StoreError.unknownKey(user: user, key: key) }
+            records[index].entry.status = .cancelled
+            records[index].updatedAt = now
         }
         for entry in proposal.update {
-            guard let index = rows.liveIndex(of: entry.key) else { throw StoreError.unknownKey(user: user, key: entry.key) }
-            rows.records[index].entry = entry
-            rows.records[index].updatedAt = now
+            guard let index = liveIndex(of: entry.key) else { throw StoreError.unknownKey(user: user, key: entry.key) }
+            records[index].entry = entry
+            records[index].updatedAt = now
         }
         for entry in proposal.insert {
-            if entry.status != .cancelled, rows.liveIndex(of: entry.key) != nil {
+            if entry.status != .cancelled, liveIndex(of: entry.key) != nil {
                 throw StoreError(.keyConflict, "user `\(user)` already has a live entry with key `\(entry.key)`")
             }
-            rows.records.append(LedgerRecord(entry: entry, recordedAt: now))
+            records.append(LedgerRecord(entry: entry, recordedAt: now))
         }
     }
 
