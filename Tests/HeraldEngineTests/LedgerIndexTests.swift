@@ -126,6 +126,39 @@ import HeraldEngine
         }
     }
 
+    /// Status changes made in place (and the ones that re-index) answer every query as an
+    /// index built from the changed entries does.
+    @Test func settingStatusesMatchesBuildingFromScratch() {
+        var rng = SplitMix64(seed: 4_242)
+        for round in 0..<300 {
+            var entries = (0..<Int.random(in: 1..<30, using: &rng)).map { Self.randomEntry(&rng, span: 200, index: $0) }
+            let counting: Set<HistoryEntry.Status> = round % 4 == 0 ? [.delivered, .opened] : HistoryEntry.Status.counting
+            var index = LedgerIndex(entries, counting: counting, categories: Self.categories)
+            let original = index
+            for _ in 0..<Int.random(in: 1..<8, using: &rng) {
+                let position = Int.random(in: 0..<entries.count, using: &rng)
+                let status = HistoryEntry.Status.allCases.randomElement(using: &rng)!
+                entries[position].status = status
+                index.setStatus(status, ofEntryAt: position)
+            }
+            let full = LedgerIndex(entries, counting: counting, categories: Self.categories)
+            #expect(index.entries == entries)
+            for scope in [LedgerScope.global, .type("A"), .type("D"), .category("cat1"), .category("cat2"), .channel("push"),
+                          .subject("s2"), .typeSubject(type: "B", subject: "s1")] {
+                #expect(index.instants(in: scope) == full.instants(in: scope))
+            }
+            for type in Self.types {
+                for status in HistoryEntry.Status.allCases {
+                    #expect(index.instants(.type(type), status: status) == full.instants(.type(type), status: status))
+                }
+                #expect(index.firstPending(type: type, after: -1, before: 201) == full.firstPending(type: type, after: -1, before: 201))
+            }
+            for batch in 0..<3 { #expect(index.batchWasSent("batch-\(batch)") == full.batchWasSent("batch-\(batch)")) }
+            for k in 0..<30 { #expect(index.contains(key: "k\(k)") == full.contains(key: "k\(k)")) }
+            #expect(original.entries.count == entries.count)
+        }
+    }
+
     @Test func addingLeavesTheOriginalUnchanged() {
         let base = LedgerIndex([HistoryEntry(key: "a", type: "A", deliverAt: 10, status: .delivered)])
         let grown = base.adding(HistoryEntry(key: "b", type: "A", deliverAt: 5, status: .scheduled))

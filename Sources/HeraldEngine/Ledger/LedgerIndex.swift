@@ -328,6 +328,55 @@ public struct LedgerIndex: Sendable {
         Self.insertSorted(&s.buckets[0], entry.deliverAt)
     }
 
+    /// Changes the status of the entry at `position` in `entries` (an event: delivered,
+    /// opened, dismissed), updating the index in place where the change leaves the counted
+    /// scopes alone: between two counted statuses (or two uncounted ones) other than
+    /// `cancelled`, an entry keeps its instant in every counted scope, so only its status
+    /// buckets, the pending entries of its type and its batch's "sent" mark move. Any other
+    /// change (to or from `cancelled`, into or out of `counting`, a batch member back to
+    /// `scheduled`) re-indexes every entry, as building the index anew would.
+    /// - Complexity: O(log n) plus the shift of the arrays touched; O(n log n) when re-indexing.
+    public mutating func setStatus(_ status: HistoryEntry.Status, ofEntryAt position: Int) {
+        precondition(position >= 0 && position < storage.entries.count, "no indexed entry at \(position)")
+        let old = storage.entries[position]
+        guard old.status != status else { return }
+        makeUnique()
+        let s = storage
+        var entry = old
+        entry.status = status
+        let inPlace = old.status != .cancelled && status != .cancelled
+            && s.counting.contains(old.status) == s.counting.contains(status)
+            && !(old.batchKey != nil && old.status != .scheduled && status == .scheduled)
+        guard inPlace else {
+            var entries = s.entries
+            entries[position] = entry
+            self = LedgerIndex(entries, counting: s.counting, category: s.categoryOf)
+            return
+        }
+        s.entries[position] = entry
+        removeStatus(old, from: .type(old.type))
+        if let category = s.categoryOf(old.type) { removeStatus(old, from: .category(category)) }
+        recordStatus(entry, keepSorted: true)
+        if let batch = entry.batchKey {
+            if status != .scheduled { s.sentBatchKeys.insert(batch) }
+        } else if old.status == .scheduled {
+            Self.removeOne(&s.pendingByType[old.type, default: []], old.deliverAt)
+        } else if status == .scheduled {
+            Self.insertSorted(&s.pendingByType[entry.type, default: []], entry.deliverAt)
+        }
+    }
+
+    private func removeStatus(_ entry: HistoryEntry, from scope: LedgerScope) {
+        Self.removeOne(&storage.byStatus[StatusScope(scope: scope, status: entry.status), default: []], entry.deliverAt)
+    }
+
+    /// Removes one occurrence of `value` from the sorted `a` (which holds it).
+    private static func removeOne(_ a: inout [Int], _ value: Int) {
+        let index = lowerBound(a, value)
+        precondition(index < a.count && a[index] == value, "the index lost an instant")
+        a.remove(at: index)
+    }
+
     /// A copy with `entry` inserted.
     public func adding(_ entry: HistoryEntry) -> LedgerIndex {
         var copy = self
