@@ -81,7 +81,8 @@ let serverTargets: [Target] = [
     // Decides a run of triggers against a store from one OS process (tests that share a store between processes, benchmarks).
     .executableTarget(
         name: "herald-ledger-load",
-        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres"]
+        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres"],
+        path: "Tests/herald-ledger-load"
     ),
     // Decide-and-record throughput and latency of a store with a seeded ledger (docs/performance.md).
     .executableTarget(
