@@ -63,29 +63,22 @@ public struct SimulationResult: Sendable {
         mutating func add(_ user: UserOutcome, sample: Bool) {
             userDays += user.perDay
             if sample { samples.append(Sample(user: user.userID, zone: user.zone, quietHours: user.quietHours, perDay: user.perDay, marks: user.marks)) }
-            var total = outcome
-            total.deliveries += user.deliveries
-            total.decisions += user.decisions
-            total.batches += user.batches
-            total.digests += user.digests
-            total.batchedMembers += user.batchedMembers
-            total.quietHoursDeferrals += user.quietHoursDeferrals
-            total.opened += user.opened
-            total.dismissed += user.dismissed
-            total.plans += user.plans
-            total.pendingAtEnd += user.pendingAtEnd
-            for (k, v) in user.actions { total.actions[k, default: 0] += v }
-            for (k, v) in user.suppressions { total.suppressions[k, default: 0] += v }
-            for (k, v) in user.scheduleReasons { total.scheduleReasons[k, default: 0] += v }
-            for (k, v) in user.rules { total.rules[k, default: 0] += v }
-            for (k, v) in user.caps { total.caps[k, default: 0] += v }
-            for (k, v) in user.byType { total.byType[k, default: 0] += v }
-            for (k, v) in user.byCategory { total.byCategory[k, default: 0] += v }
+            // In place: a copy of `outcome` would copy each of its maps on the first write.
+            outcome.deliveries += user.deliveries
+            outcome.decisions += user.decisions
+            outcome.batches += user.batches
+            outcome.digests += user.digests
+            outcome.batchedMembers += user.batchedMembers
+            outcome.opened += user.opened
+            outcome.dismissed += user.dismissed
+            outcome.plans += user.plans
+            outcome.pendingAtEnd += user.pendingAtEnd
+            for (k, v) in user.tallies { outcome.tallies[k, default: 0] += v }
+            for (k, v) in user.byCategory { outcome.byCategory[k, default: 0] += v }
             for (k, v) in user.errors {
-                let message = total.errors[k]?.message ?? v.message
-                total.errors[k] = ((total.errors[k]?.count ?? 0) + v.count, message)
+                let message = outcome.errors[k]?.message ?? v.message
+                outcome.errors[k] = ((outcome.errors[k]?.count ?? 0) + v.count, message)
             }
-            outcome = total
         }
 
         mutating func merge(_ other: Partial) {
@@ -114,17 +107,18 @@ public struct SimulationResult: Sendable {
         let o = partial.outcome
         decisions = o.decisions
         deliveries = o.deliveries
-        actions = o.actions
-        suppressions = o.suppressions
-        scheduleReasons = o.scheduleReasons
-        rules = o.rules
-        caps = o.caps
-        byType = o.byType
+        let tally = Tally(o.tallies)
+        actions = tally.actions
+        suppressions = tally.suppressions
+        scheduleReasons = tally.scheduleReasons
+        rules = tally.rules
+        caps = tally.caps
+        byType = tally.byType
         byCategory = o.byCategory
         batches = o.batches
         digests = o.digests
         batchedMembers = o.batchedMembers
-        quietHoursDeferrals = o.quietHoursDeferrals
+        quietHoursDeferrals = tally.quietHoursDeferrals
         opened = o.opened
         dismissed = o.dismissed
         plans = o.plans

@@ -10,17 +10,13 @@ struct UserOutcome: Sendable {
     var perDay: [Int]
     var deliveries = 0
     var decisions = 0
-    var actions: [String: Int] = [:]
-    var suppressions: [String: Int] = [:]
-    var scheduleReasons: [String: Int] = [:]
-    var rules: [String: Int] = [:]
-    var caps: [String: Int] = [:]
-    var byType: [String: Int] = [:]
+    /// Decisions by what the summary counts them under; its string-keyed maps (actions,
+    /// reasons, rules, caps, types) are made from these once, when the run is summarised.
+    var tallies: [DecisionKey: Int] = [:]
     var byCategory: [String: Int] = [:]
     var batches = 0
     var digests = 0
     var batchedMembers = 0
-    var quietHoursDeferrals = 0
     var opened = 0
     var dismissed = 0
     var plans = 0
@@ -33,17 +29,7 @@ struct UserOutcome: Sendable {
 
     mutating func count(_ decision: Decision) {
         decisions += 1
-        actions[decision.action.rawValue, default: 0] += 1
-        byType[decision.type, default: 0] += 1
-        switch decision.action {
-        case .suppress: suppressions[decision.reason, default: 0] += 1
-        case .schedule:
-            scheduleReasons[decision.reason, default: 0] += 1
-            if decision.reason == "quiet_hours" { quietHoursDeferrals += 1 }
-        case .batch: break
-        }
-        if let rule = decision.rule { rules["\(decision.action.rawValue) \(decision.reason) · \(rule.id)", default: 0] += 1 }
-        if let cap = decision.cap { caps["\(cap) → \(decision.action.rawValue) \(decision.reason)", default: 0] += 1 }
+        tallies[DecisionKey(decision), default: 0] += 1
     }
 
     mutating func flushed(isDigest: Bool, members: Int) {

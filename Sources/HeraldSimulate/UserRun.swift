@@ -26,6 +26,8 @@ struct UserRun {
     var batchMembers: [String: [Decision]] = [:]
     var uniqueCounter = 0
     var base: DecisionRequest
+    /// The converted prefs, state and user, reused while `base`'s stay the same (a day).
+    var reuse = RequestReuse()
     /// The user's drawn values, before daily draws and changes.
     var userJSON: JSON
     var prefsJSON: JSON
@@ -194,7 +196,7 @@ struct UserRun {
         advance(to: occurrence.at)
         let trigger = scenario.triggers[occurrence.trigger]
         let request = request(type: trigger.type, at: occurrence.at, now: occurrence.at, params: trigger.params, subject: trigger.subject)
-        switch engine.decideAll(request, ledger: ledger.index(now: occurrence.at), now: occurrence.at) {
+        switch engine.decideAll(request, ledger: ledger.index(now: occurrence.at), now: occurrence.at, reusing: &reuse) {
         case .failure(let errors):
             outcome.noteError(trigger.type, errors.description)
         case .success(let decisions):

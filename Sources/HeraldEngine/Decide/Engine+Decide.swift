@@ -127,7 +127,7 @@ extension Engine {
         }
     }
 
-    private func unknownType(_ type: String) -> RequestErrors {
+    func unknownType(_ type: String) -> RequestErrors {
         var message = "unknown type `\(type)`"
         if let close = Suggestions.closest(to: type, in: bundle.types.names) { message += "; did you mean `\(close)`?" }
         return RequestErrors([RequestError(path: "type", message: message)])

@@ -38,7 +38,11 @@ extension LedgerScope {
                 h = h &* 0x100_0000_01b3
             }
             func mix(_ text: String) {
-                for byte in text.utf8 { mix(byte) }
+                // Over the contiguous UTF-8 (every native string): a tight loop, where
+                // iterating `utf8` costs several times the multiply per byte.
+                if text.utf8.withContiguousStorageIfAvailable({ (bytes) -> Void in for byte in bytes { mix(byte) } }) == nil {
+                    for byte in text.utf8 { mix(byte) }
+                }
                 mix(0xFF)
             }
             switch scope {

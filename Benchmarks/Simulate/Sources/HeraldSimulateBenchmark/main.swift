@@ -1,6 +1,7 @@
 // Runs the benchmark scenario (scenario-10k.yaml) through policies/handz and prints the wall
 // time of each run: `HeraldSimulateBenchmark [runs] [threads...]` (default 3 runs on 1 and 2
 // threads). Build and run in release: `swift run -c release HeraldSimulateBenchmark`.
+// `HERALD_SIM_USERS=N` runs only the first N users (for a profiler).
 import Foundation
 import HeraldEngine
 import HeraldPolicy
@@ -18,12 +19,13 @@ let engine = Engine(bundle: bundle)
 let loaded = ScenarioLoader.load(path: here.path + "/scenario-10k.yaml", engine: engine)
 guard let scenario = loaded.scenario else { fatalError("scenario-10k.yaml: \(loaded.diagnostics.items.map(\.description))") }
 
-print("scenario \(scenario.name): \(scenario.users) users × \(scenario.days) days × 20 triggers a day")
+let users = ProcessInfo.processInfo.environment["HERALD_SIM_USERS"].flatMap { Int($0) } ?? scenario.users
+print("scenario \(scenario.name): \(users) users × \(scenario.days) days × 20 triggers a day")
 var reference: String?
 for threads in threadCounts {
     for run in 1...runs {
         let start = DispatchTime.now().uptimeNanoseconds
-        let result = Simulator(engine: engine, scenario: scenario).run(.init(threads: threads))
+        let result = Simulator(engine: engine, scenario: scenario).run(.init(users: users, threads: threads))
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let json = result.json().serialized()
         if reference == nil { reference = json }
