@@ -10,8 +10,8 @@ quiet-hours setting (the policy's `quietHours` section and `defaults.quietHours`
 lists, each `threadId` (of a type, a category, a batch group or a digest; not one equal to
 the default, the category's, group's or digest's own name), each digest's
 `single: summary` (back to the default `member`), each presentation key (`sound`, `actions`,
-`osChannel`, `relevance`, `payload`, a category's per-channel label, a badge tab, a batch's or
-digest's `interruption`), each `dedupe.by: content` (back to the key), each declared preference's `allowed` list and
+`osChannel`, `relevance`, `payload`, `foreground`, a category's per-channel label, a badge tab, a batch's or
+digest's `interruption`; a `sound.when` dropped), `quietHours.during` and `provisional` deleted, each `dedupe.by: content` (back to the key), each declared preference's `allowed` list and
 the default of each one some rule reads as `prefs.<name>` (a bool negated, an int without
 `allowed` set to 0), each `plan.horizon` and `plan.maxPending`, each `{x, time|date, style}` in copy
 without its style and without its format, each link binding of an optional route param, each
@@ -183,11 +183,17 @@ def mutations(catalog_dir, policy_dir):
             for name, body in (doc.get(section) or {}).items() if isinstance(doc.get(section), dict) else []:
                 if not isinstance(body, dict):
                     continue
-                for key in ("sound", "actions", "osChannel", "relevance", "payload"):
+                for key in ("sound", "actions", "osChannel", "relevance", "payload", "foreground"):
                     if key in body:
                         def mutate(d, s=section, n=name, k=key):
                             del d[s][n][k]
                         found.append((f"delete `{key}` of {section[:-1] if section == 'types' else 'category'} `{name}`", path, mutate))
+                # A sound the user's toggle switches (`sound: { file, when }`): the condition
+                # dropped, so the sound always plays.
+                if isinstance(body.get("sound"), dict) and "when" in body["sound"]:
+                    def mutate(d, s=section, n=name):
+                        d[s][n]["sound"] = d[s][n]["sound"]["file"]
+                    found.append((f"drop `sound.when` of {section[:-1] if section == 'types' else 'category'} `{name}`", path, mutate))
                 if section == "categories" and isinstance(body.get("channels"), dict):
                     for channel, entry in body["channels"].items():
                         if isinstance(entry, dict) and "title" in entry:
@@ -285,6 +291,16 @@ def mutations(catalog_dir, policy_dir):
                 def mutate(d, i=index):
                     del d["prompt"]["wait"][i]
                 found.append((f"delete prompt wait rule `{label}`", path, mutate))
+        # Quiet delivery (docs/seeds.md P12, P25): `quietHours.during` back to the default
+        # (`defer`), `provisional` deleted (a provisional permission as granted).
+        if isinstance(doc.get("quietHours"), dict) and doc["quietHours"].get("during", "defer") != "defer":
+            def mutate(d):
+                del d["quietHours"]["during"]
+            found.append(("delete `quietHours.during`", path, mutate))
+        if "provisional" in doc:
+            def mutate(d):
+                del d["provisional"]
+            found.append(("delete `provisional`", path, mutate))
         if "quietHours" in doc:
             def mutate(d):
                 del d["quietHours"]

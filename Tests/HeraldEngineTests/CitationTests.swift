@@ -19,7 +19,7 @@ import Testing
     /// two are built outside the tables (`Engine.prompt`, `Engine.flush`).
     enum Kind: String, CaseIterable, Sendable {
         case missingData, eligible, pausedAll, categoryRequires, categoryToggle, typeToggle, channels, fallback
-        case dedupe, key, quietHours, expires, past, batching
+        case dedupe, key, quietHours, expires, past, batching, provisional
         case timingCitation, suppressCitations
         case capCitation = "CapPlan.citation"
         case promptRule = "prompt"
@@ -336,6 +336,13 @@ import Testing
         Scenario(kind: .past, name: "past: skip, flow timing", rule: "session.timing.past", key: "past") {
             decided(S.request("session", at: "2026-03-10T09:00:00Z", now: "2026-03-10T22:00:00Z", user: ["id": "u1"], state: [:],
                               params: ["startsAt": "2026-03-10T21:30:00Z"]), "judged")
+        },
+        Scenario(kind: .provisional, name: "the policy key", rule: "provisional", key: "provisional") {
+            decided(S.request("message", user: ["id": "u1"], permission: "provisional", state: ["unread": 4]), "quiet")
+        },
+        Scenario(kind: .quietHours, name: "during: passive", rule: "quietHours", key: "quietHours") {
+            decided(S.request("message", at: "2026-03-10T23:30:00Z", user: ["id": "u1"],
+                              prefs: ["timezone": "UTC", "quietHours": ["start": "23:00", "end": "07:00"]], state: ["unread": 4]), "quiet")
         },
         Scenario(kind: .batching, name: "joins a member", rule: "batching.tips", key: "tips") {
             decided(S.request("tip2", history: [S.entry("tip", at: "2026-03-10T11:55:00Z", status: "scheduled")]))

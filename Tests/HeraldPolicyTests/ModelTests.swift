@@ -22,7 +22,7 @@ import HeraldSyntax
             "duplicate", "expired", "missed", "rate_limited", "cooldown", "quiet_hours", "muted", "batched",
         ])
         #expect(Reason.builtIn.allSatisfy { $0.isBuiltIn && $0.span == nil && $0.description != nil })
-        #expect(Reason.scheduleReasons == ["on_time", "reminder_time", "local_time", "quiet_hours", "training_day", "burst_spacing"])
+        #expect(Reason.scheduleReasons == ["on_time", "reminder_time", "local_time", "quiet_hours", "quiet_hours_passive", "training_day", "burst_spacing"])
     }
 
     @Test func everyModelItemKeepsItsSpan() throws {

@@ -30,10 +30,13 @@ extension Decision {
         public var categoryTitle: String?
         /// Each app tab's badge, in declaration order (`badge.tabs`).
         public var badges: [(tab: String, count: Int)]
+        /// How the app presents it while in the foreground: `banner`, `list` or `none`.
+        public var foreground: String?
 
         public init(sound: String? = nil, actions: [Action]? = nil, osChannel: String? = nil, relevance: Double? = nil,
                     payload: [(key: String, value: String)] = [], categoryTitle: String? = nil,
-                    badges: [(tab: String, count: Int)] = []) {
+                    badges: [(tab: String, count: Int)] = [], foreground: String? = nil) {
+            self.foreground = foreground
             self.sound = sound
             self.actions = actions
             self.osChannel = osChannel
@@ -46,7 +49,7 @@ extension Decision {
         public static func == (a: Presentation, b: Presentation) -> Bool {
             a.sound == b.sound && a.actions == b.actions && a.osChannel == b.osChannel && a.relevance == b.relevance
                 && a.payload.elementsEqual(b.payload, by: ==) && a.categoryTitle == b.categoryTitle
-                && a.badges.elementsEqual(b.badges, by: ==)
+                && a.badges.elementsEqual(b.badges, by: ==) && a.foreground == b.foreground
         }
 
         /// The members `Decision.json()` writes into `notification`, after `badge`.
@@ -65,6 +68,7 @@ extension Decision {
             if !badges.isEmpty {
                 members.append(JSON.Member("badges", .object(badges.map { JSON.Member($0.tab, .int($0.count)) })))
             }
+            if let foreground { members.append(JSON.Member("foreground", .string(foreground))) }
             return members
         }
     }

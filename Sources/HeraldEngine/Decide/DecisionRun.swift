@@ -42,6 +42,9 @@ struct DecisionRun {
     var batch: Decision.Batch?
     /// A quiet-hours deferral: from, to, window (minutes).
     var quietMove: (from: Int, to: Int, hours: QuietHours)?
+    /// `quietHours.during: passive` and the delivery instant is inside quiet hours: rendered
+    /// with interruption `passive` and no sound.
+    var deliversQuietly = false
     /// What the caps stage deferred: cap id, from, to.
     var capMoves: [(cap: String, from: Int, to: Int)] = []
     /// The last day window a cap counted.

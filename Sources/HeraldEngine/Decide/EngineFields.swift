@@ -55,8 +55,10 @@ struct EngineFields: Sendable {
         if n.threadId == nil {
             n.threadId = table.threadIdTemplate.map { $0.template.literal } ?? table.type.category
         }
-        n.interruptionLevel = table.interruptionLevel
-        if let plan = table.presentation { n.presentation = plan.resolve(n.presentation, channel: channel) }
+        // A level the run rendered is a quiet delivery (passive, without sound).
+        let quiet = n.interruptionLevel != nil
+        n.interruptionLevel = n.interruptionLevel ?? table.interruptionLevel
+        if let plan = table.presentation { n.presentation = plan.resolve(n.presentation, channel: channel, quiet: quiet) }
         return n
     }
 }

@@ -6,6 +6,8 @@ enum ScheduleReason: String, Sendable {
     case localTime = "local_time"
     case trainingDay = "training_day"
     case quietHours = "quiet_hours"
+    /// Delivered inside quiet hours, quietly (`quietHours.during: passive`).
+    case quietHoursPassive = "quiet_hours_passive"
     case burstSpacing = "burst_spacing"
 }
 

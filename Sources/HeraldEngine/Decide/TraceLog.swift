@@ -81,6 +81,9 @@ struct TraceLog: Sendable {
             detail += "; deferred from \(TraceFormat.localClock(facts.quietFrom, zone)) to "
                 + "\(TraceFormat.localClock(facts.quietTo, zone)) (quiet hours \(TraceFormat.window(q)))"
         }
+        if let q = facts.quietPassive {
+            detail += "; inside quiet hours \(TraceFormat.window(q)): delivered passive, without sound"
+        }
         return detail + "; \(TraceFormat.localClock(facts.timingAt, zone))"
     }
 }
@@ -99,6 +102,8 @@ struct TraceFacts: Sendable {
     var quietHours: QuietHours?
     var quietFrom = 0
     var quietTo = 0
+    /// Delivered inside these quiet hours, quietly (`during: passive`).
+    var quietPassive: QuietHours?
     /// The delivery instant when the timing stage passed.
     var timingAt = 0
     /// The candidate delivery instant the conditions saw (`delivery.*`), when computed.

@@ -193,6 +193,14 @@ extension DecisionRun {
         notification.threadId = dynamic(table.threadIdTemplate, at: instant)
         notification.badge = engine.badge(context)
         if table.rendersPresentation { renderPresentation(into: &notification, at: instant) }
+        // Quiet delivery (docs/decisions.md, Quiet delivery): inside quiet hours with `during:
+        // passive`, or on a provisional permission with `provisional: passive` (no badge either).
+        // A rendered interruption level tells the decision to drop the sound.
+        if deliversQuietly { notification.interruptionLevel = Interruption.passive.rawValue }
+        if table.provisionalPassive, context.permission == .provisional, channel?.permission ?? false {
+            notification.interruptionLevel = Interruption.passive.rawValue
+            notification.badge = nil
+        }
     }
 
     /// The parts of the presentation that depend on the request: the payload's templates and
@@ -200,7 +208,10 @@ extension DecisionRun {
     /// could be counted (docs/decisions.md, Presentation).
     private func renderPresentation(into notification: inout Decision.Notification, at instant: Int) {
         var p = Decision.Presentation()
-        if let plan = table.presentation, plan.isDynamic { p.payload = plan.payload(context, localDate: instant) }
+        if let plan = table.presentation {
+            if plan.isDynamic { p.payload = plan.payload(context, localDate: instant) }
+            if let when = plan.soundWhen { p.sound = when.evaluateBool(context) ? plan.fixed.sound : nil }
+        }
         if !engine.core.badgeTabs.isEmpty {
             p.badges = engine.tabBadges(context)
             if engine.core.badgeEval == nil, p.badges.count == engine.core.badgeTabs.count {

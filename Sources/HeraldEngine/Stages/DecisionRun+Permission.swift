@@ -9,7 +9,12 @@ extension DecisionRun {
             Self.channel(channelIndex, in: table)?.permission ?? false
         }
         guard needsPermission, context.permission == .denied, let chosen = channel else {
-            step(.permission, .pass)
+            if needsPermission, table.provisionalPassive, context.permission == .provisional {
+                step(.permission, .pass, table.cite.provisional,
+                     detail: .lazy { "provisional permission: delivered quietly (passive, no sound, no badge)" })
+            } else {
+                step(.permission, .pass)
+            }
             return nil
         }
         let denied = chosen.name

@@ -84,11 +84,20 @@ extension DecisionRun {
         return hours.isEmpty ? nil : hours
     }
 
-    /// Moves `deliverAt` out of quiet hours (`defer`), or returns the `quiet_hours` verdict
-    /// (`suppress`).
+    /// Moves `deliverAt` out of quiet hours (`defer`), returns the `quiet_hours` verdict
+    /// (`suppress`), or keeps it and delivers quietly (`passive`, reason `quiet_hours_passive`).
+    /// Called again after a cap's deferral, so `deliversQuietly` follows the final instant.
     mutating func applyQuietHours() -> Verdict? {
         guard let hours = activeQuietHours else { return nil }
         let out = zone.deferOutOfQuietHours(deliverAt, hours)
+        if table.quietHours == .passive {
+            deliversQuietly = out != deliverAt
+            guard deliversQuietly else { return nil }
+            scheduleReason = .quietHoursPassive
+            timingRule = table.cite.quietHours
+            facts.quietPassive = hours
+            return nil
+        }
         guard out != deliverAt else { return nil }
         if table.quietHours == .suppress {
             let zone = zone, at = deliverAt

@@ -14,6 +14,8 @@ final class PresentationPlan: Sendable {
     let channelTitles: [String: String]
     /// The category's `title`, the label on channels without their own.
     let categoryTitle: String
+    /// `sound.when`: the sound plays only when it holds (evaluated per request).
+    let soundWhen: CompiledExpression?
 
     /// nil when neither the type nor its category declares a render key or a channel label.
     init?(type: NotificationType, category: Category?) {
@@ -31,7 +33,9 @@ final class PresentationPlan: Sendable {
             }
         }
         fixed = Decision.Presentation(sound: keys.sound, actions: keys.actions?.map { .init(id: $0.id, title: $0.title) },
-                                      osChannel: keys.osChannel, relevance: keys.relevance, payload: payload)
+                                      osChannel: keys.osChannel, relevance: keys.relevance, payload: payload,
+                                      foreground: keys.foreground?.rawValue)
+        soundWhen = keys.soundWhen?.when
         self.templates = templates
         channelTitles = titles
         categoryTitle = category?.title ?? ""
@@ -49,14 +53,17 @@ final class PresentationPlan: Sendable {
         return payload
     }
 
-    /// The decision's presentation: the fixed keys, the payload and tab badges rendered for the
-    /// request (`rendered`), and the category's label on `channel`.
-    func resolve(_ rendered: Decision.Presentation?, channel: String?) -> Decision.Presentation {
+    /// The decision's presentation: the fixed keys, the payload, tab badges and a switched
+    /// sound rendered for the request (`rendered`), and the category's label on `channel`.
+    /// `quiet`: delivered quietly, without sound.
+    func resolve(_ rendered: Decision.Presentation?, channel: String?, quiet: Bool = false) -> Decision.Presentation {
         var p = fixed
         if let rendered {
             if isDynamic { p.payload = rendered.payload }
             p.badges = rendered.badges
         }
+        if soundWhen != nil { p.sound = rendered?.sound }
+        if quiet { p.sound = nil }
         if !channelTitles.isEmpty {
             p.categoryTitle = channel.flatMap { channelTitles[$0] } ?? categoryTitle
         }

@@ -107,6 +107,9 @@ final class TypeTable: Sendable {
     /// Rendering asks the request for part of the presentation: a payload template with
     /// placeholders, or the catalog's tab badges.
     let rendersPresentation: Bool
+    /// The policy says `provisional: passive` and some channel of the type needs OS permission:
+    /// a provisional permission renders quietly (docs/seeds.md P25).
+    let provisionalPassive: Bool
     /// The rule timing cites when it aligns the trigger (quiet hours cite `cite.quietHours`).
     let timingCitation: TableCitation
     /// Per cap (like `caps`): what checking it needs, resolved once.
@@ -123,7 +126,7 @@ final class TypeTable: Sendable {
 
     struct Citations: Sendable {
         let missingData, eligible, pausedAll, categoryRequires, categoryToggle, typeToggle, channels, fallback: TableCitation
-        let dedupe, key, quietHours, expires, past, batching: TableCitation
+        let dedupe, key, quietHours, expires, past, batching, provisional: TableCitation
     }
 
     init(type: NotificationType, bundle: PolicyBundle, fieldSlots: [[String]: Int]) {
@@ -263,7 +266,8 @@ final class TypeTable: Sendable {
                                     at: quietHoursSource ?? type.span),
             expires: citing.cite("\(id).timing.expires", at: keys["timing.expires"] ?? type.span),
             past: citing.cite("\(id).timing.past", at: keys["timing.past"] ?? type.span),
-            batching: citing.cite(batchGroup.map { "batching.\($0.name)" } ?? "", at: batchGroup?.span))
+            batching: citing.cite(batchGroup.map { "batching.\($0.name)" } ?? "", at: batchGroup?.span),
+            provisional: citing.cite("provisional", at: bundle.provisionalSpan))
         var suppressCitations: [TableCitation] = []
         for rule in suppress { suppressCitations.append(citing.cite(rule.id, at: rule.span)) }
         self.suppressCitations = suppressCitations
@@ -287,7 +291,8 @@ final class TypeTable: Sendable {
         subjectTemplate = bind(type.subject)
         interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
         presentation = PresentationPlan(type: type, category: category)
-        rendersPresentation = (presentation?.isDynamic ?? false) || !bundle.badgeTabs.isEmpty
+        rendersPresentation = (presentation?.isDynamic ?? false) || presentation?.soundWhen != nil || !bundle.badgeTabs.isEmpty
+        provisionalPassive = bundle.provisionalPassive && channels.contains(where: \.permission)
         timingCitation = citing.cite("\(id).timing", at: keys["timing"] ?? type.span)
         var plans: [CapPlan] = []
         for cap in caps {

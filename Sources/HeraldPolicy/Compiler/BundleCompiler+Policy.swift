@@ -23,7 +23,7 @@ extension Compilation {
         if let single = sections.singles["exemptions"] { policy.exemptions = compileExemptions(single) }
         if let single = sections.singles["quietHours"], let f = reader.fields(single.value, LanguageKeys.quietHours) {
             policy.quietHours.span = single.key.span
-            if let n = f["during"], let word = reader.word(n, what: "`quietHours.during`", allowed: ["defer", "suppress"]) {
+            if let n = f["during"], let word = reader.word(n, what: "`quietHours.during`", allowed: ["defer", "suppress", "passive"]) {
                 policy.quietHours.during = QuietHoursTreatment(rawValue: word)!
             }
             policy.quietHours.bypass = targets(f["bypass"], what: "`quietHours.bypass`", channels: false)

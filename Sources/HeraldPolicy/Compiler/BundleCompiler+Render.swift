@@ -6,7 +6,17 @@ extension Compilation {
     /// (docs/seeds.md P14).
     mutating func compileRenderKeys(_ f: Fields, owner: String, payload allowed: [String: ValueType]?) -> RenderKeys {
         var keys = RenderKeys()
-        keys.sound = f["sound"].flatMap { reader.string($0, what: "`sound`") }
+        if let node = f["sound"] {
+            if node.mapping != nil {
+                if let s = reader.fields(node, LanguageKeys.sound, owner: owner) {
+                    keys.sound = s["file"].flatMap { reader.string($0, what: "`sound.file`") }
+                    keys.soundWhen = s["when"].flatMap { soundCondition($0, owner: owner) }
+                }
+            } else {
+                keys.sound = reader.string(node, what: "`sound`")
+            }
+        }
+        keys.foreground = f["foreground"].flatMap { reader.enumValue($0, what: "`foreground`", as: ForegroundPresentation.self) }
         keys.osChannel = f["osChannel"].flatMap { reader.string($0, what: "`osChannel`") }
         if let node = f["relevance"], let scalar = reader.scalar(node, what: "`relevance`") {
             if let value = Double(scalar.value), value >= 0, value <= 1 {
@@ -47,6 +57,20 @@ extension Compilation {
         return keys
     }
 
+    /// `sound.when`: a `bool` expression that reads only `prefs.*` (H0287 otherwise), so that a
+    /// sound follows the user's own toggle and nothing else.
+    private mutating func soundCondition(_ node: YAMLNode, owner: String) -> SoundCondition? {
+        guard let e = expression(node, what: "`sound.when`", expecting: .bool, params: [:]) else { return nil }
+        let other = e.referencedPaths.filter { $0.first != "prefs" }
+        if let first = other.first {
+            reader.diagnostics.error(.soundWhenNotPreference,
+                                     "`sound.when` of `\(owner)` reads `\(first.joined(separator: "."))`; a sound is switched only by `prefs.*`",
+                                     at: e.span, notes: [.init("declare the toggle in the catalog's `prefs:` and test it, as in `prefs.sound`")])
+            return nil
+        }
+        return SoundCondition(when: e)
+    }
+
     /// `dedupe.by: content` makes the key from the rendered copy and link: a key of its own is
     /// `H0284`, a type without copy `H0285`.
     mutating func checkContentDedupe(_ byNode: YAMLNode, type: String, dedupeKey: YAMLNode?, idempotencyKey: YAMLNode?, hasCopy: Bool) {
@@ -68,7 +92,7 @@ extension Compilation {
         let device: Set<ChannelKind> = [.push, .local]
         let kinds = channels.compactMap { channelKinds[$0] }
         guard kinds.count == channels.count, !kinds.contains(where: device.contains) else { return }
-        for key in ["sound", "actions", "osChannel", "relevance"] {
+        for key in ["sound", "actions", "osChannel", "relevance", "foreground"] {
             guard let pair = f.pairs.first(where: { $0.key.value == key }) else { continue }
             reader.diagnostics.warning(.renderKeyWithoutDevice,
                                        "`\(key)` on `\(type)` shows nowhere: none of its channels is `push` or `local`",

@@ -118,6 +118,11 @@ struct Compilation {
         bundle.exemptions = policy.exemptions
         bundle.prefs = prefs
         bundle.plan = compilePlanLimits()
+        if let single = sections.singles["provisional"],
+           let word = reader.word(single.value, what: "`provisional`", allowed: ["passive", "granted"]) {
+            bundle.provisionalPassive = word == "passive"
+            bundle.provisionalSpan = single.key.span
+        }
         return bundle
     }
 

@@ -24,7 +24,7 @@ public enum LanguageKeys {
     public static let catalogSections = ["app", "channels", "categories", "state", "user", "reasons", "routes", "badge", "types", "prefs"]
     /// Policy sections (WHEN it may fire).
     public static let policySections = [
-        "catalog", "name", "description", "defaults", "quietHours", "caps", "cooldowns", "suppress", "dedupe",
+        "catalog", "name", "description", "defaults", "quietHours", "caps", "cooldowns", "suppress", "dedupe", "provisional",
         "batching", "digests", "priorities", "dst", "content", "prompt", "backoff", "exemptions", "plan",
     ]
     /// Every valid top-level key of a bundle file.
@@ -42,10 +42,12 @@ public enum LanguageKeys {
     public static let category = Place(
         noun: "a category",
         keys: ["title", "default", "locked", "requires", "threadId", "interruption", "channels", "description", "keepChannels",
-               "sound", "actions", "osChannel", "relevance"],
+               "sound", "actions", "osChannel", "relevance", "foreground"],
         required: ["title"])
     /// The long form of a category's channel entry (docs/seeds.md P22).
     public static let categoryChannel = Place(noun: "a category's channel", keys: ["default", "title"])
+    /// The mapping form of `sound:`: a sound the user's toggle switches (docs/seeds.md P13/P14).
+    public static let sound = Place(noun: "`sound`", keys: ["file", "when"], required: ["file", "when"])
     /// One of `actions:` (docs/seeds.md P14).
     public static let quickAction = Place(noun: "an action", keys: ["id", "title"], required: ["id", "title"])
     /// The mapping form of `badge:` (docs/seeds.md P24).
@@ -62,6 +64,7 @@ public enum LanguageKeys {
             "category", "channels", "fallback", "default", "description", "params", "eligible", "timing", "caps",
             "suppress", "dedupe", "idempotencyKey", "subject", "critical", "locked", "silent", "interruption",
             "threadId", "priority", "copy", "link", "delivery", "sound", "actions", "osChannel", "relevance", "payload",
+            "foreground",
         ],
         required: ["category", "channels"])
     /// The long form of a type's param.
@@ -113,7 +116,7 @@ public enum LanguageKeys {
         "quietHours": quietHours, "policyDedupe": policyDedupe, "batchGroup": batchGroup, "digest": digest, "dst": dst,
         "content": content, "prompt": prompt, "promptRule": promptRule,
         "backoff": backoff, "backoffWhen": backoffWhen, "backoffCap": backoffCap, "exemptions": exemptions,
-        "categoryChannel": categoryChannel, "quickAction": quickAction, "badge": badge,
+        "categoryChannel": categoryChannel, "quickAction": quickAction, "sound": sound, "badge": badge,
         "preference": preference, "plan": plan,
     ]
 

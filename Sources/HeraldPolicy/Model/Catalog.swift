@@ -153,7 +153,7 @@ public struct Reason: Sendable, Hashable {
 
     /// The reasons a `schedule` decision may carry.
     public static let scheduleReasons: [String] = [
-        "on_time", "reminder_time", "local_time", "quiet_hours", "training_day", "burst_spacing",
+        "on_time", "reminder_time", "local_time", "quiet_hours", "quiet_hours_passive", "training_day", "burst_spacing",
     ]
 }
 

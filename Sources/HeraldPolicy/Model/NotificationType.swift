@@ -37,9 +37,11 @@ public enum TimingAnchor: Sendable, Hashable {
     case localState([String], fallback: Int?)
 }
 
-/// A type's treatment of quiet hours (`timing.quietHours`, `quietHours.during`).
+/// A type's treatment of quiet hours (`timing.quietHours`, `quietHours.during`). `passive`
+/// delivers inside quiet hours at once, quietly (interruption `passive`, no sound; reason
+/// `quiet_hours_passive`, docs/seeds.md P12).
 public enum QuietHoursTreatment: String, Sendable, Hashable, CaseIterable {
-    case `defer`, bypass, suppress
+    case `defer`, bypass, suppress, passive
 }
 
 /// The instant at which a type's time-dependent conditions are judged (`timing.judgedAt`):

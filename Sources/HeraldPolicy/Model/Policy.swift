@@ -48,7 +48,7 @@ public struct Defaults: Sendable, Hashable {
 
 /// `quietHours:` — what happens inside the user's quiet hours.
 public struct QuietHoursPolicy: Sendable, Hashable {
-    /// `defer` or `suppress` (`bypass` is per type).
+    /// `defer`, `suppress` or `passive` (`bypass` is per type).
     public var during: QuietHoursTreatment
     /// Type or category names that ignore quiet hours.
     public var bypass: [String]

@@ -1,3 +1,5 @@
+public import HeraldSyntax
+
 /// A compiled bundle: a catalog and the policy that governs it. Immutable and `Sendable`:
 /// one value is shared by every thread that decides.
 public struct PolicyBundle: Sendable {
@@ -53,6 +55,11 @@ public struct PolicyBundle: Sendable {
     public var prefs = NamedTable<DeclaredPreference>()
     /// What `plan` returns at most (`plan:`; no limits without it).
     public var plan = PlanLimits()
+    /// `provisional: passive`: a request whose permission is `provisional` renders quietly
+    /// (interruption `passive`, no sound, no badge; docs/seeds.md P25). False: as granted.
+    public var provisionalPassive = false
+    /// Where `provisional:` is written (the trace cites it).
+    public var provisionalSpan: SourceSpan?
 
     public init(name: String, description: String?, digest: String, files: [String], app: App?,
                 channels: NamedTable<Channel>, categories: NamedTable<Category>, state: [String: SchemaNode],

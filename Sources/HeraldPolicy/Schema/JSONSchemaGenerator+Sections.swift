@@ -109,7 +109,7 @@ extension JSONSchemaGenerator {
                 ("offset", ref("signedDuration", "Added to the aligned instant; may be negative (default `0s`).")),
                 ("trainingDays", boolean("Prefer the user's next training day at reminder time (default false).")),
                 ("expires", ref("duration", "`expired` if deferral pushes delivery past trigger + this (default never).")),
-                ("quietHours", enumeration(["defer", "bypass", "suppress"], "This type's treatment of quiet hours, overriding the policy's.")),
+                ("quietHours", enumeration(["defer", "bypass", "suppress", "passive"], "This type's treatment of quiet hours, overriding the policy's.")),
                 ("judgedAt", enumeration(JudgedAt.allCases.map(\.rawValue), "When `since()`, `local.*` and `sent(…)` windows are judged: `trigger` (default) or `delivery` (the candidate delivery instant).")),
                 ("past", enumeration(PastTreatment.allCases.map(\.rawValue), "An aligned instant already past when decided: `deliver` at once (default) or `skip` (`missed`).")),
                 ("sameDay", boolean("`reminder_time` / `local(…)` on the trigger's own local date even when past, instead of the next occurrence (default false).")),
@@ -149,7 +149,10 @@ extension JSONSchemaGenerator {
     /// The render-only keys of categories and types (docs/seeds.md P14).
     static var renderKeyProperties: [(String, JSONOutput)] {
         [
-            ("sound", string("The sound file (`score_update.caf`) or `default`; rendered as `notification.sound`.")),
+            ("sound", anyOf([string("The sound file (`score_update.caf`) or `default`."), ref("sound")],
+                            "The sound, or `{ file, when }`: a sound the user's toggle switches; rendered as `notification.sound`.")),
+            ("foreground", enumeration(["banner", "list", "none"],
+                                       "What the app shows when the notification arrives while it is open: an in-app `banner`, the notification center's `list` only, or `none`; rendered as `notification.foreground`.")),
             ("actions", list(ref("quickAction"), "Quick actions, in order; rendered as `notification.actions`.")),
             ("osChannel", string("The Android notification channel id; rendered as `notification.osChannel`.")),
             ("relevance", object([("type", .string("number")), ("minimum", .int(0)), ("maximum", .int(1)),
@@ -199,6 +202,10 @@ extension JSONSchemaGenerator {
                 ("default", boolean("The category toggle's default on this channel (default true).")),
                 ("title", string("The category's label on this channel, rendered as `notification.categoryTitle`.")),
             ], description: "A category's channel entry.")),
+            ("sound", record([
+                ("file", string("The sound file (`default` for the system sound) (required).")),
+                ("when", ref("boolExpression", "The sound plays only when this holds; it reads only `prefs.*` (required).")),
+            ], required: ["file", "when"], description: "A sound switched by a preference.")),
             ("quickAction", record([
                 ("id", string("What the app receives when the action is tapped (required; unique in its list).")),
                 ("title", string("The button's label (required).")),
@@ -273,6 +280,8 @@ extension JSONSchemaGenerator {
             ("prompt", ref("prompt", "When the app may ask for OS notification permission: `ask` or `wait`, with a reason.")),
             ("exemptions", ref("exemptions", "What the escape hatches skip: `locked` (preference verdicts) and `critical` (stages).")),
             ("plan", ref("plan", "What `plan` returns at most: `horizon` (default and bound of a plan request's) and `maxPending`.")),
+            ("provisional", enumeration(["passive", "granted"],
+                                        "A provisional OS permission: `passive` delivers quietly (interruption `passive`, no sound, no badge); `granted` (default) as if granted.")),
         ]
     }
 
@@ -295,7 +304,7 @@ extension JSONSchemaGenerator {
                 ("maxPending", integer("The most deliveries a plan returns (the OS's pending limit); highest priority first.", minimum: 1)),
             ], description: "What `plan` returns at most.")),
             ("quietHours", record([
-                ("during", enumeration(["defer", "suppress"], "`defer` to the end of quiet hours (default), or `suppress` (reason `quiet_hours`).")),
+                ("during", enumeration(["defer", "suppress", "passive"], "`defer` to the end of quiet hours (default), `suppress` (reason `quiet_hours`), or `passive`: deliver at once, quietly (reason `quiet_hours_passive`).")),
                 ("bypass", ref("names", "Types or categories that ignore quiet hours (default none).")),
             ], description: "The treatment of quiet hours.")),
             ("policyDedupe", record([
