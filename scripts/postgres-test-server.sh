@@ -3,6 +3,7 @@
 #
 #   eval "$(scripts/postgres-test-server.sh start [DIR])"   # exports HERALD_TEST_POSTGRES_URL
 #   scripts/postgres-test-server.sh stop DIR                 # stops it and deletes DIR
+#   scripts/postgres-test-server.sh restart DIR [SECONDS]    # stops it (fast), waits, starts it again
 #
 # `start` makes a new cluster in DIR (default: a new /tmp/herald-pg.XXXXXX), listening on
 # 127.0.0.1 at the first free port from 54320 and on a Unix socket inside DIR only, so it never
@@ -11,13 +12,16 @@
 # `export` lines: HERALD_TEST_POSTGRES_URL (postgres://herald:…@127.0.0.1:PORT/herald_test)
 # and HERALD_TEST_POSTGRES_DIR (what `stop` needs). Everything else goes to stderr.
 #
+# `restart` keeps DIR, its data, port and password: it is for tests of a store that must notice
+# a server going away and recover by itself once it is back (stopped SECONDS, default 0).
+#
 # As root (CI), the server runs as the `postgres` user that Debian's `postgresql` package
 # creates (PostgreSQL refuses to run as root); as any other user, as that user. The server's
 # binaries are Debian's (/usr/lib/postgresql/N/bin, the highest N) or else the ones on PATH.
 set -euo pipefail
 
 usage() {
-    echo "usage: scripts/postgres-test-server.sh start [DIR] | stop DIR" >&2
+    echo "usage: scripts/postgres-test-server.sh start [DIR] | stop DIR | restart DIR [SECONDS]" >&2
     exit 64
 }
 
@@ -76,9 +80,9 @@ start() {
 
     for port in $(seq 54320 54420); do
         port_free "$port" || continue
-        if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-            -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=200" \
-            start >&2; then
+        local options="-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=200"
+        if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$options" start >&2; then
+            printf '%s\n' "$options" >"$dir/server-options"
             local url="postgres://herald:$password@127.0.0.1:$port/herald_test"
             PGPASSWORD=$password "$bin/psql" -q -h 127.0.0.1 -p "$port" -U herald -d postgres \
                 -c 'CREATE DATABASE herald_test' >&2
@@ -101,8 +105,18 @@ stop() {
     rm -rf "$dir"
 }
 
+restart() {
+    local dir=${1:-} pause=${2:-0} bin
+    [[ -n $dir && -f $dir/server-options && $pause =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage
+    bin=$(bindir)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >&2
+    sleep "$pause"
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$(cat "$dir/server-options")" start >&2
+}
+
 case ${1:-} in
     start) start "${2:-}" ;;
     stop) stop "${2:-}" ;;
+    restart) restart "${2:-}" "${3:-}" ;;
     *) usage ;;
 esac

@@ -2,11 +2,15 @@
 // seeded ledger (docs/performance.md § Ledger stores).
 //
 //   herald-ledger-bench --store URL [--users 100000] [--rows 10] [--decisions 20000] [--tasks 1] [--seed-tasks 8]
+//                       [--server-pid PID]
 //
 // Seeds USERS users with ROWS entries each (one unit of work per user, type `seed`, delivering
 // over the 10 days before the run), then times DECISIONS decide-and-record calls (`ping`, a
 // global cap of 3 a day, each for a random user, TASKS at a time, each call with an
-// idempotency key) and prints the calls per second and the p50/p90/p99/max latency of one call.
+// idempotency key) and prints the calls per second and the p50/p90/p99/max latency of one call,
+// and the CPU time they took: this process's (getrusage: user + system) and, with --server-pid
+// (PostgreSQL's postmaster, the first line of DATA/postmaster.pid), the server's (/proc: the
+// postmaster's own and reaped children's time plus its live children's, read before and after).
 // The store is used only through `LedgerStore`, so any store URL works.
 import Foundation
 import HeraldEngine
@@ -15,7 +19,7 @@ import HeraldPostgres
 import HeraldSQLite
 import HeraldStore
 
-var settings = ["--users": 100_000, "--rows": 10, "--decisions": 20_000, "--tasks": 1, "--seed-tasks": 8]
+var settings = ["--users": 100_000, "--rows": 10, "--decisions": 20_000, "--tasks": 1, "--seed-tasks": 8, "--server-pid": 0]
 var storeURL = ""
 var arguments = Array(CommandLine.arguments.dropFirst()).makeIterator()
 while let flag = arguments.next() {
@@ -94,7 +98,38 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 let seedSeconds = Double((clock.now - seeded).components.attoseconds) / 1e18 + Double((clock.now - seeded).components.seconds)
 FileHandle.standardError.write(Data("seeded \(users * rows) rows over \(users) users in \(String(format: "%.1f", seedSeconds)) s\n".utf8))
 
+/// This process's CPU seconds so far (user + system).
+func processCPU() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// CPU seconds of process `pid` and everything it started: its own and its reaped children's
+/// time (/proc/PID/stat fields 14-17) plus its live children's own (fields 14-15). Linux only; 0 without a pid.
+func serverCPU(_ pid: Int) -> Double {
+    guard pid > 0 else { return 0 }
+    func fields(_ pid: String) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        // Fields after the command name (which may hold spaces): state is field 3.
+        return text[text.index(after: close)...].split(separator: " ")
+    }
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    var total = 0.0
+    if let own = fields("\(pid)") {
+        total += [11, 12, 13, 14].reduce(0.0) { $0 + (Double(own[$1]) ?? 0) }   // utime stime cutime cstime
+    }
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int(entry) != nil {
+        guard let child = fields(entry), child.count > 12, Int(child[1]) == pid else { continue }  // ppid
+        total += (Double(child[11]) ?? 0) + (Double(child[12]) ?? 0)
+    }
+    return total / ticks
+}
+
 // Measuring.
+let serverPID = settings["--server-pid"]!
+let cpuBefore = processCPU(), serverBefore = serverCPU(serverPID)
 let measured = clock.now
 let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
     for task in 0 ..< tasks {
@@ -119,10 +154,14 @@ let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
     return all.sorted()
 }
 let elapsed = clock.now - measured
+let cpu = processCPU() - cpuBefore, serverSeconds = serverCPU(serverPID) - serverBefore
 func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 func percentile(_ p: Double) -> Double { milliseconds(latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]) }
 let perSecond = Double(latencies.count) / (milliseconds(elapsed) / 1000)
 print(String(format: "%@: %d rows over %d users, %d decisions, %d task(s): %.0f/s, p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms",
              storeURL.hasPrefix("postgres") ? "postgres" : storeURL, users * rows, users, latencies.count, tasks, perSecond,
              percentile(0.50), percentile(0.90), percentile(0.99), milliseconds(latencies.last!)))
+print(String(format: "cpu: herald %.2f s (%.0f decisions per CPU-second)", cpu, Double(latencies.count) / cpu)
+      + (serverPID > 0 ? String(format: ", server %.2f s; both %.0f decisions per CPU-second", serverSeconds,
+                                Double(latencies.count) / (cpu + serverSeconds)) : ""))
 if let postgres = store as? PostgresLedgerStore { await postgres.close() }

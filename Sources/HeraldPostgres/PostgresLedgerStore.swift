@@ -6,18 +6,23 @@ internal import PostgresNIO
 /// The `LedgerStore` for many Herald instances sharing one ledger: PostgreSQL through
 /// PostgresNIO (docs/store.md § PostgreSQL).
 ///
-/// Each unit of work is one transaction on a connection of its own. It first locks the user's
-/// row in `herald_users` with `SELECT … FOR UPDATE` (made on the user's first unit): a row lock,
-/// not an advisory lock, so it works on PostgreSQL-compatible databases sharded by user id
-/// (Citus), and two units for one user — in this process or any other — never interleave, while
-/// units for different users run in parallel. The transaction is `READ COMMITTED`: every
-/// statement after the lock sees what the previous holder committed.
+/// Each unit of work is one transaction on a connection of its own, in four round trips:
+/// `BEGIN`; `herald_unit_read` (a server-side function) locks the user's row in `herald_users`
+/// with `SELECT … FOR UPDATE` (made on the user's first unit), answers a replay or returns the
+/// window the policy reads; `herald_unit_write` checks the keys the decision inserts and writes
+/// it; `COMMIT`. A row lock, not an advisory lock, so it works on PostgreSQL-compatible databases
+/// sharded by user id (Citus), and two units for one user — in this process or any other — never
+/// interleave, while units for different users run in parallel. The transaction is
+/// `READ COMMITTED`: every statement after the lock sees what the previous holder committed.
 ///
 /// A unit that fails with a serialization failure (`40001`) or a deadlock (`40P01`) is rolled
 /// back and run again, up to `Options.attempts` times. A connection lost before `COMMIT` was
 /// sent is rolled back by the server; the unit runs again on a new connection, up to
 /// `Options.reconnects` times. A connection lost while committing leaves the outcome unknown:
-/// the error says so, and a retry with the same idempotency key is safe either way.
+/// a unit with an idempotency key runs again too (it waits for the user's lock, then finds its
+/// stored response if the lost commit happened: never lost, never doubled); one without is
+/// reported (`H0702`, "may or may not be recorded"). Every unit has a deadline
+/// (`Options.timeout`) covering the wait for a connection, the connect and every statement.
 ///
 /// The store logs through swift-log (never prints). Close it with `close()` when done.
 public final class PostgresLedgerStore: LedgerStore {
@@ -27,8 +32,17 @@ public final class PostgresLedgerStore: LedgerStore {
         public var connections: Int = 16
         /// How many times a unit runs before a serialization failure or deadlock is reported.
         public var attempts: Int = 5
-        /// How many times a unit whose connection broke before `COMMIT` runs again on a new one.
+        /// How many times a unit whose connection broke runs again on a new one (before
+        /// `COMMIT` was sent; or while committing, when it has an idempotency key).
         public var reconnects: Int = 1
+        /// The most a unit of work, an event, a listing or `forget` may take, from asking for a
+        /// connection to the answer to `COMMIT`; past it the connection is closed and the call
+        /// fails with `H0706` saying whether anything may have been recorded.
+        public var timeout: Duration = .seconds(10)
+        /// The most a TCP connect (and TLS handshake) may take.
+        public var connectTimeout: Duration = .seconds(5)
+        /// The most `prune` may take (it may delete many rows).
+        public var pruneTimeout: Duration = .seconds(600)
         public init() {}
     }
 
@@ -57,13 +71,14 @@ public final class PostgresLedgerStore: LedgerStore {
         self.options = options
         self.logger = logger
         do {
-            connections = try PostgresConnections(location: parsed, limit: options.connections, logger: logger)
+            connections = try PostgresConnections(
+                location: parsed, limit: options.connections, connectTimeout: options.connectTimeout, logger: logger)
         } catch {
             throw Self.storeError(error, location: parsed.description)
         }
         do {
-            _ = try await connections.withConnection { connection in
-                try await PostgresSchema.migrate(connection, logger: logger)
+            _ = try await PostgresDeadline.run(connections: connections, timeout: max(options.timeout, .seconds(60))) { connection, deadline in
+                try await PostgresSchema.migrate(connection, deadline: deadline, logger: logger)
             }
         } catch {
             await connections.close()
@@ -78,71 +93,80 @@ public final class PostgresLedgerStore: LedgerStore {
 
     // MARK: The unit of work
 
+    private typealias ReadRow = (String?, String?, String?, String?, String?, Int?, String?, String?, Int?, Int?)
+
     public func commit<Value: Sendable>(
         user: String, read: LedgerRead, requestKey: String?, now: Int,
         decide: @Sendable ([LedgerRecord]) throws -> (LedgerProposal, Value)
     ) async throws -> LedgerCommit<Value> {
         guard !user.isEmpty else { throw StoreError.missingUser }
         let logger = self.logger
-        return try await transaction(user: user) { connection in
-            if let requestKey {
-                let rows = try await connection.query(
-                    "SELECT body FROM herald_responses WHERE user_id = \(user) AND request_key = \(requestKey)",
-                    logger: logger)
-                for try await body in rows.decode(String.self) {
+        let lifetimeTypes = read.lifetimeTypes.sorted()
+        return try await transaction(user: user, rerunWhenOutcomeUnknown: requestKey != nil) { connection, deadline in
+            let rows = try await deadline.query(
+                "SELECT * FROM herald_unit_read(\(user), \(requestKey), \(read.since), \(lifetimeTypes))",
+                on: connection, logger: logger)
+            var snapshot: [LedgerRecord] = []
+            for row in rows {
+                let row = try row.decode(ReadRow.self)
+                if let body = row.0 {
                     return LedgerCommit(response: body, replayed: true, value: nil, inserted: [])
                 }
+                snapshot.append(try Self.record(optional: (row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)))
             }
-            let snapshot = try await Self.entries(connection, user: user, read: read, logger: logger)
-            let (proposal, value) = try await UnitOfWork.resolve(snapshot: snapshot, decide: decide) { keys in
-                try await Self.liveEntries(connection, user: user, keys: keys, logger: logger)
+            // `UnitOfWork.resolve`, with the key lookup folded into the write: the function
+            // returns the live entries holding keys the read did not show, and writes nothing then.
+            var seen = Set(snapshot.lazy.filter(\.isLive).map(\.entry.key))
+            for _ in 0 ..< UnitOfWork.maximumRounds {
+                let (proposal, value) = try decide(snapshot)
+                let unseen = proposal.insert.map(\.key).filter { !seen.contains($0) }
+                let colliding = try await Self.write(
+                    proposal, unseen: unseen, connection: connection, deadline: deadline, user: user, requestKey: requestKey, now: now, logger: logger)
+                if colliding.isEmpty {
+                    return LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
+                }
+                snapshot += colliding
+                for record in colliding { seen.insert(record.entry.key) }
             }
-            try await Self.apply(proposal, connection: connection, user: user, now: now, logger: logger)
-            if let requestKey {
-                try await connection.query("""
-                    INSERT INTO herald_responses (user_id, request_key, body, recorded_at)
-                    VALUES (\(user), \(requestKey), \(proposal.response), \(now))
-                    """, logger: logger)
-            }
-            return LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
+            throw StoreError(.keyConflict, "a decision kept inserting keys the user's ledger already holds")
         }
     }
 
-    private static func apply(
-        _ proposal: LedgerProposal, connection: PostgresConnection, user: String, now: Int, logger: Logger
-    ) async throws {
-        for key in proposal.cancel {
-            let rows = try await connection.query("""
-                UPDATE herald_entries SET status = 'cancelled', updated_at = \(now)
-                WHERE user_id = \(user) AND key = \(key) AND status <> 'cancelled' RETURNING id
-                """, logger: logger)
-            if try await rows.decode(Int.self).reduce(0, { count, _ in count + 1 }) == 0 {
-                throw StoreError.unknownKey(user: user, key: key)
-            }
+    /// Writes `proposal` (and the response under `requestKey`) unless a live entry holds one of
+    /// the `unseen` keys; returns those entries then, having written nothing.
+    private static func write(
+        _ proposal: LedgerProposal, unseen: [String], connection: PostgresConnection, deadline: PostgresDeadline, user: String, requestKey: String?,
+        now: Int, logger: Logger
+    ) async throws -> [LedgerRecord] {
+        let update = entriesJSON(proposal.update)
+        let insert = entriesJSON(proposal.insert)
+        do {
+            let rows = try await deadline.query("""
+                SELECT * FROM herald_unit_write(\(user), \(now), \(requestKey), \(proposal.response), \(unseen),
+                    \(proposal.cancel), \(update)::jsonb, \(insert)::jsonb)
+                """, on: connection, logger: logger)
+            return try rows.map { try record($0.decode(Row.self)) }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "HR704" {
+            throw StoreError.unknownKey(user: user, key: error.serverInfo?[.message] ?? "?")
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "HR707" {
+            throw StoreError(.keyConflict, "user `\(user)` already has a live entry with key `\(error.serverInfo?[.message] ?? "?")`")
         }
-        for entry in proposal.update {
-            let rows = try await connection.query("""
-                UPDATE herald_entries SET type = \(entry.type), subject = \(entry.subject), channel = \(entry.channel),
-                    deliver_at = \(entry.deliverAt), status = \(entry.status.rawValue), batch_key = \(entry.batchKey),
-                    updated_at = \(now)
-                WHERE user_id = \(user) AND key = \(entry.key) AND status <> 'cancelled' RETURNING id
-                """, logger: logger)
-            if try await rows.decode(Int.self).reduce(0, { count, _ in count + 1 }) == 0 {
-                throw StoreError.unknownKey(user: user, key: entry.key)
-            }
-        }
-        for entry in proposal.insert {
-            do {
-                try await connection.query("""
-                    INSERT INTO herald_entries
-                        (user_id, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
-                    VALUES (\(user), \(entry.key), \(entry.type), \(entry.subject), \(entry.channel), \(entry.deliverAt),
-                        \(entry.status.rawValue), \(entry.batchKey), \(now), \(now))
-                    """, logger: logger)
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-                throw StoreError(.keyConflict, "user `\(user)` already has a live entry with key `\(entry.key)`")
-            }
-        }
+    }
+
+    /// `[{"key", "type", "subject"?, "channel"?, "deliver_at", "status", "batch_key"?}, …]`, the
+    /// shape `herald_unit_write` reads with `jsonb_array_elements`.
+    static func entriesJSON(_ entries: [HistoryEntry]) -> String {
+        if entries.isEmpty { return "[]" }
+        let array = JSON.array(entries.map { entry in
+            var members = [JSON.Member("key", .string(entry.key)), JSON.Member("type", .string(entry.type))]
+            if let subject = entry.subject { members.append(JSON.Member("subject", .string(subject))) }
+            if let channel = entry.channel { members.append(JSON.Member("channel", .string(channel))) }
+            members.append(JSON.Member("deliver_at", .int(entry.deliverAt)))
+            members.append(JSON.Member("status", .string(entry.status.rawValue)))
+            if let batch = entry.batchKey { members.append(JSON.Member("batch_key", .string(batch))) }
+            return JSON.object(members)
+        })
+        return array.serialized()
     }
 
     // MARK: Events, listing, deletion
@@ -150,33 +174,35 @@ public final class PostgresLedgerStore: LedgerStore {
     public func applyEvent(user: String, key: String, status: HistoryEntry.Status, at: Int) async throws -> LedgerRecord {
         guard !user.isEmpty else { throw StoreError.missingUser }
         let logger = self.logger
-        return try await transaction(user: user) { connection in
-            let rows = try await connection.query("""
+        return try await transaction(user: user) { connection, deadline in
+            try await Self.lock(user: user, connection: connection, deadline: deadline, logger: logger)
+            let rows = try await deadline.query("""
                 UPDATE herald_entries SET status = \(status.rawValue), updated_at = \(at)
                 WHERE user_id = \(user) AND key = \(key) AND status <> 'cancelled'
                 RETURNING \(unescaped: Self.columns)
-                """, logger: logger)
-            for try await row in rows.decode(Row.self) {
-                return try Self.record(row)
-            }
-            throw StoreError.unknownKey(user: user, key: key)
+                """, on: connection, logger: logger)
+            guard let row = rows.first else { throw StoreError.unknownKey(user: user, key: key) }
+            return try Self.record(row.decode(Row.self))
         }
     }
 
     public func entries(user: String) async throws -> [LedgerRecord] {
         let logger = self.logger
-        return try await run { connection in
-            try await Self.entries(connection, user: user, read: .all, logger: logger)
+        return try await run(timeout: options.timeout) { connection, deadline in
+            try await Self.entries(connection, deadline: deadline, user: user, logger: logger)
         }
     }
 
     public func forget(user: String) async throws -> Int {
         let logger = self.logger
-        return try await transaction(user: user) { connection in
-            try await connection.query("DELETE FROM herald_responses WHERE user_id = \(user)", logger: logger)
-            let rows = try await connection.query("DELETE FROM herald_entries WHERE user_id = \(user) RETURNING id", logger: logger)
-            let count = try await rows.decode(Int.self).reduce(0) { count, _ in count + 1 }
-            try await connection.query("DELETE FROM herald_users WHERE user_id = \(user)", logger: logger)
+        return try await transaction(user: user) { connection, deadline in
+            try await Self.lock(user: user, connection: connection, deadline: deadline, logger: logger)
+            try await deadline.query("DELETE FROM herald_responses WHERE user_id = \(user)", on: connection, logger: logger)
+            let rows = try await deadline.query("""
+                WITH deleted AS (DELETE FROM herald_entries WHERE user_id = \(user) RETURNING 1) SELECT count(*) FROM deleted
+                """, on: connection, logger: logger)
+            let count = try rows.first?.decode(Int.self) ?? 0
+            try await deadline.query("DELETE FROM herald_users WHERE user_id = \(user)", on: connection, logger: logger)
             return count
         }
     }
@@ -184,18 +210,22 @@ public final class PostgresLedgerStore: LedgerStore {
     public func prune(before cutoff: Int, keepTypes: Set<String>) async throws -> Int {
         let logger = self.logger
         let keep = keepTypes.sorted()
-        return try await run { connection in
-            try await connection.query("BEGIN", logger: logger)
+        return try await run(timeout: options.pruneTimeout) { connection, deadline in
+            try await deadline.query("BEGIN", on: connection, logger: logger)
             do {
-                try await connection.query("DELETE FROM herald_responses WHERE recorded_at < \(cutoff)", logger: logger)
-                let rows = try await connection.query("""
-                    DELETE FROM herald_entries WHERE deliver_at < \(cutoff) AND NOT (type = ANY(\(keep))) RETURNING id
-                    """, logger: logger)
-                let count = try await rows.decode(Int.self).reduce(0) { count, _ in count + 1 }
-                try await connection.query("COMMIT", logger: logger)
+                try await deadline.query("DELETE FROM herald_responses WHERE recorded_at < \(cutoff)", on: connection, logger: logger)
+                // Counted by the server: the deleted rows are not sent.
+                let rows = try await deadline.query("""
+                    WITH deleted AS (DELETE FROM herald_entries WHERE deliver_at < \(cutoff) AND NOT (type = ANY(\(keep))) RETURNING 1)
+                    SELECT count(*) FROM deleted
+                    """, on: connection, logger: logger)
+                let count = try rows.first?.decode(Int.self) ?? 0
+                try await deadline.query("COMMIT", on: connection, logger: logger)
                 return count
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                if !connection.isClosed, !PostgresConnections.breaksConnection(error) {
+                    _ = try? await deadline.query("ROLLBACK", on: connection, logger: logger)
+                }
                 throw error
             }
         }
@@ -203,44 +233,62 @@ public final class PostgresLedgerStore: LedgerStore {
 
     // MARK: Transactions
 
-    /// One transaction holding `user`'s row lock, run again on a serialization failure or a
-    /// deadlock, and on a new connection when the old one broke before `COMMIT`.
+    /// One transaction (`body` takes the user's lock), within `Options.timeout`, run again on a
+    /// serialization failure or a deadlock, and on a new connection when the old one broke
+    /// before `COMMIT` (or while committing, when `rerunWhenOutcomeUnknown`: `body` must then find
+    /// out by itself whether its first run committed, as a replay does).
     private func transaction<Result: Sendable>(
-        user: String, _ body: (PostgresConnection) async throws -> Result
+        user: String, rerunWhenOutcomeUnknown: Bool = false,
+        _ body: (PostgresConnection, PostgresDeadline) async throws -> Result
     ) async throws -> Result {
         let logger = self.logger
         var attempt = 0
         var reconnects = 0
+        // A run that lost the answer to its COMMIT: whatever later runs say, the caller must hear
+        // that the unit may be recorded.
+        var outcomeUnknown: (any Error)?
         while true {
             attempt += 1
-            var committing = false
             do {
-                return try await connections.withConnection { connection in
-                    try await connection.query("BEGIN", logger: logger)
+                return try await PostgresDeadline.run(connections: connections, timeout: options.timeout) { connection, deadline in
+                    try await deadline.query("BEGIN", on: connection, logger: logger)
+                    let result: Result
                     do {
-                        try await Self.lock(user: user, connection: connection, logger: logger)
-                        let result = try await body(connection)
-                        committing = true
-                        try await connection.query("COMMIT", logger: logger)
-                        return result
+                        result = try await body(connection, deadline)
+                        try deadline.willCommit()
                     } catch {
-                        if !committing, !connection.isClosed {
-                            _ = try? await connection.query("ROLLBACK", logger: logger)
+                        if !connection.isClosed, !PostgresConnections.breaksConnection(error) {
+                            _ = try? await deadline.query("ROLLBACK", on: connection, logger: logger)
                         }
                         throw error
                     }
+                    do {
+                        try await deadline.query("COMMIT", on: connection, logger: logger)
+                    } catch let error where PostgresConnections.breaksConnection(error) {
+                        throw PostgresStoreFailure.connectionLost(cause: Self.cause(of: error), outcomeUnknown: true)
+                    }
+                    return result
                 }
             } catch {
-                let failure = error is StoreError ? nil : PostgresStoreFailure.from(error, location: location, committing: committing)
+                let failure = error is StoreError ? nil : PostgresStoreFailure.from(error, location: location)
                 if PostgresStoreFailure.isRetryable(error), attempt < options.attempts {
                     logger.debug("herald unit of work retried", metadata: ["user": "\(user)", "attempt": "\(attempt)"])
                     try await Task.sleep(for: .milliseconds(attempt * 2))
                     continue
                 }
-                if case .connectionLost(_, false) = failure, reconnects < options.reconnects {
-                    reconnects += 1
-                    logger.warning("herald unit of work reconnecting", metadata: ["cause": "\(error)"])
-                    continue
+                if case .connectionLost(_, true) = failure, outcomeUnknown == nil { outcomeUnknown = error }
+                if case .connectionLost(_, let unknown) = failure {
+                    // The server may have restarted: the idle connections are likely dead too.
+                    connections.discardIdle()
+                    if reconnects < options.reconnects, !unknown || rerunWhenOutcomeUnknown {
+                        reconnects += 1
+                        logger.warning("herald unit of work reconnecting", metadata: ["cause": "\(error)"])
+                        continue
+                    }
+                }
+                if let outcomeUnknown {
+                    logger.warning("herald unit of work failed again after an unknown commit outcome", metadata: ["cause": "\(error)"])
+                    throw Self.storeError(outcomeUnknown, location: location)
                 }
                 if PostgresStoreFailure.isRetryable(error) {
                     throw Self.storeError(PostgresStoreFailure.contention(
@@ -251,30 +299,43 @@ public final class PostgresLedgerStore: LedgerStore {
         }
     }
 
-    /// One statement or a few outside a user's lock (listing, retention).
-    private func run<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    /// One statement or a few outside a user's lock (listing, retention), within `timeout`.
+    private func run<Result: Sendable>(
+        timeout: Duration, _ body: (PostgresConnection, PostgresDeadline) async throws -> Result
+    ) async throws -> Result {
         do {
-            return try await connections.withConnection(body)
+            return try await PostgresDeadline.run(connections: connections, timeout: timeout, body)
         } catch {
+            if case .connectionLost = error as? PostgresStoreFailure { connections.discardIdle() }
             throw Self.storeError(error, location: location)
         }
     }
 
+    /// A broken connection's cause in words.
+    private static func cause(of error: any Error) -> String {
+        if case .connectionLost(let cause, _) = error as? PostgresStoreFailure { return cause }
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "the server closed the connection (\(error.underlying.map { "\($0)" } ?? error.code.description))"
+        }
+        return "\(error)"
+    }
+
     /// Takes the user's row lock, making the row on the user's first unit of work.
-    private static func lock(user: String, connection: PostgresConnection, logger: Logger) async throws {
-        if try await locked(user: user, connection: connection, logger: logger) { return }
-        try await connection.query(
-            "INSERT INTO herald_users (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
-        guard try await locked(user: user, connection: connection, logger: logger) else {
+    private static func lock(user: String, connection: PostgresConnection, deadline: PostgresDeadline, logger: Logger) async throws {
+        if try await locked(user: user, connection: connection, deadline: deadline, logger: logger) { return }
+        try await deadline.query(
+            "INSERT INTO herald_users (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", on: connection, logger: logger)
+        guard try await locked(user: user, connection: connection, deadline: deadline, logger: logger) else {
             // Deleted (`forget`) between the insert and the lock: run the unit again.
             throw StoreError(.databaseFailed, "the row of user `\(user)` vanished while it was being locked")
         }
     }
 
-    private static func locked(user: String, connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query(
-            "SELECT user_id FROM herald_users WHERE user_id = \(user) FOR UPDATE", logger: logger)
-        return try await rows.decode(String.self).reduce(false) { _, _ in true }
+    private static func locked(user: String, connection: PostgresConnection, deadline: PostgresDeadline, logger: Logger) async throws -> Bool {
+        let rows = try await deadline.query(
+            "SELECT user_id FROM herald_users WHERE user_id = \(user) FOR UPDATE", on: connection, logger: logger)
+        return !rows.isEmpty
     }
 
     // MARK: Rows
@@ -282,46 +343,20 @@ public final class PostgresLedgerStore: LedgerStore {
     private typealias Row = (String, String, String?, String?, Int, String, String?, Int, Int)
     private static let columns = "key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at"
 
-    /// The user's entries `read` selects, by delivery instant then recording order.
-    private static func entries(
-        _ connection: PostgresConnection, user: String, read: LedgerRead, logger: Logger
-    ) async throws -> [LedgerRecord] {
-        let rows: PostgresRowSequence
-        if let since = read.since, read.lifetimeTypes.isEmpty {
-            rows = try await connection.query("""
-                SELECT \(unescaped: columns) FROM herald_entries
-                WHERE user_id = \(user) AND deliver_at >= \(since) ORDER BY deliver_at, id
-                """, logger: logger)
-        } else if let since = read.since {
-            rows = try await connection.query("""
-                SELECT \(unescaped: columns) FROM herald_entries
-                WHERE user_id = \(user) AND (deliver_at >= \(since) OR type = ANY(\(read.lifetimeTypes.sorted())))
-                ORDER BY deliver_at, id
-                """, logger: logger)
-        } else {
-            rows = try await connection.query("""
-                SELECT \(unescaped: columns) FROM herald_entries WHERE user_id = \(user) ORDER BY deliver_at, id
-                """, logger: logger)
-        }
-        var records: [LedgerRecord] = []
-        for try await row in rows.decode(Row.self) {
-            records.append(try record(row))
-        }
-        return records
+    /// Every entry of the user, by delivery instant then recording order.
+    private static func entries(_ connection: PostgresConnection, deadline: PostgresDeadline, user: String, logger: Logger) async throws -> [LedgerRecord] {
+        let rows = try await deadline.query("""
+            SELECT \(unescaped: columns) FROM herald_entries WHERE user_id = \(user) ORDER BY deliver_at, id
+            """, on: connection, logger: logger)
+        return try rows.map { try record($0.decode(Row.self)) }
     }
 
-    private static func liveEntries(
-        _ connection: PostgresConnection, user: String, keys: [String], logger: Logger
-    ) async throws -> [LedgerRecord] {
-        let rows = try await connection.query("""
-            SELECT \(unescaped: columns) FROM herald_entries
-            WHERE user_id = \(user) AND key = ANY(\(keys)) AND status <> 'cancelled' ORDER BY deliver_at, id
-            """, logger: logger)
-        var records: [LedgerRecord] = []
-        for try await row in rows.decode(Row.self) {
-            records.append(try record(row))
+    private static func record(optional row: (String?, String?, String?, String?, Int?, String?, String?, Int?, Int?)) throws -> LedgerRecord {
+        guard let key = row.0, let type = row.1, let deliverAt = row.4, let status = row.5, let recordedAt = row.7,
+              let updatedAt = row.8 else {
+            throw StoreError(.databaseFailed, "`herald_unit_read` returned an entry with a missing column (a hand-edited function?)")
         }
-        return records
+        return try record((key, type, row.2, row.3, deliverAt, status, row.6, recordedAt, updatedAt))
     }
 
     private static func record(_ row: Row) throws -> LedgerRecord {
@@ -365,6 +400,20 @@ public final class PostgresLedgerStore: LedgerStore {
             return StoreError(.databaseFailed, "PostgreSQL at `\(location)` kept aborting the unit of work (\(message)) on all \(attempts) attempts")
         case .server(let state, let message):
             return StoreError(.databaseFailed, "PostgreSQL at `\(location)` failed: \(message)\(state.isEmpty ? "" : " (SQLSTATE \(state))")")
+        case .timedOut(let after, .waiting):
+            return StoreError(.databaseFailed, "no connection to PostgreSQL at `\(location)` within \(describe(after)) (all in use, or the server not answering); nothing was sent")
+        case .timedOut(let after, .running):
+            return StoreError(.databaseFailed, "PostgreSQL at `\(location)` did not finish the unit of work within \(describe(after)); the connection was closed and the unit rolled back, nothing was recorded")
+        case .timedOut(let after, .committing):
+            return StoreError(.databaseFailed, "PostgreSQL at `\(location)` did not answer COMMIT within \(describe(after)); the unit of work may or may not be recorded (retrying with the same idempotency key is safe)")
+        case .closed:
+            return StoreError(.databaseFailed, "the store for PostgreSQL at `\(location)` was closed")
         }
+    }
+
+    /// `10 s`, `250 ms`.
+    private static func describe(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return attoseconds == 0 ? "\(seconds) s" : "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
 }

@@ -55,6 +55,122 @@ enum PostgresSchema {
             """,
             "CREATE INDEX herald_responses_recorded ON herald_responses (recorded_at)",
         ]),
+        // A unit of work in two calls instead of six to eight statements (docs/store.md, "The
+        // unit of work"): `herald_unit_read` locks the user's row, answers a replay or reads
+        // the window; `herald_unit_write` checks the keys the decision inserts and writes it.
+        // Both run inside the unit's transaction; neither commits.
+        Migration(version: 2, name: "unit-functions", statements: [
+            """
+            CREATE FUNCTION herald_unit_read(p_user text, p_request_key text, p_since bigint, p_lifetime_types text[])
+            RETURNS TABLE (o_replay text, o_key text, o_type text, o_subject text, o_channel text, o_deliver_at bigint,
+                           o_status text, o_batch_key text, o_recorded_at bigint, o_updated_at bigint)
+            LANGUAGE plpgsql AS $fn$
+            BEGIN
+                -- The row lock (not an advisory lock: it also works where tables are sharded by user).
+                PERFORM 1 FROM herald_users u WHERE u.user_id = p_user FOR UPDATE;
+                IF NOT FOUND THEN
+                    INSERT INTO herald_users (user_id) VALUES (p_user) ON CONFLICT (user_id) DO NOTHING;
+                    PERFORM 1 FROM herald_users u WHERE u.user_id = p_user FOR UPDATE;
+                    IF NOT FOUND THEN
+                        -- Deleted (`forget`) between the insert and the lock: the caller runs the unit again.
+                        RAISE EXCEPTION 'the row of user % vanished while it was being locked', p_user
+                            USING ERRCODE = 'serialization_failure';
+                    END IF;
+                END IF;
+                IF p_request_key IS NOT NULL THEN
+                    RETURN QUERY SELECT r.body, NULL::text, NULL::text, NULL::text, NULL::text, NULL::bigint,
+                                        NULL::text, NULL::text, NULL::bigint, NULL::bigint
+                        FROM herald_responses r WHERE r.user_id = p_user AND r.request_key = p_request_key;
+                    IF FOUND THEN
+                        RETURN;
+                    END IF;
+                END IF;
+                IF p_since IS NULL THEN
+                    RETURN QUERY SELECT NULL::text, e.key, e.type, e.subject, e.channel, e.deliver_at, e.status,
+                                        e.batch_key, e.recorded_at, e.updated_at
+                        FROM herald_entries e WHERE e.user_id = p_user ORDER BY e.deliver_at, e.id;
+                ELSIF cardinality(p_lifetime_types) = 0 THEN
+                    RETURN QUERY SELECT NULL::text, e.key, e.type, e.subject, e.channel, e.deliver_at, e.status,
+                                        e.batch_key, e.recorded_at, e.updated_at
+                        FROM herald_entries e WHERE e.user_id = p_user AND e.deliver_at >= p_since
+                        ORDER BY e.deliver_at, e.id;
+                ELSE
+                    RETURN QUERY SELECT NULL::text, e.key, e.type, e.subject, e.channel, e.deliver_at, e.status,
+                                        e.batch_key, e.recorded_at, e.updated_at
+                        FROM herald_entries e
+                        WHERE e.user_id = p_user AND (e.deliver_at >= p_since OR e.type = ANY (p_lifetime_types))
+                        ORDER BY e.deliver_at, e.id;
+                END IF;
+            END
+            $fn$
+            """,
+            """
+            CREATE FUNCTION herald_unit_write(p_user text, p_now bigint, p_request_key text, p_response text,
+                                              p_check_keys text[], p_cancel text[], p_update jsonb, p_insert jsonb)
+            RETURNS TABLE (o_key text, o_type text, o_subject text, o_channel text, o_deliver_at bigint,
+                           o_status text, o_batch_key text, o_recorded_at bigint, o_updated_at bigint)
+            LANGUAGE plpgsql AS $fn$
+            DECLARE
+                v_key text;
+                v_entry record;
+                v_inserted text[];
+            BEGIN
+                -- Keys the decision inserts that its read did not show: a live entry holding one is
+                -- returned and nothing is written (the caller decides again with it).
+                IF cardinality(p_check_keys) > 0 THEN
+                    RETURN QUERY SELECT e.key, e.type, e.subject, e.channel, e.deliver_at, e.status,
+                                        e.batch_key, e.recorded_at, e.updated_at
+                        FROM herald_entries e
+                        WHERE e.user_id = p_user AND e.key = ANY (p_check_keys) AND e.status <> 'cancelled'
+                        ORDER BY e.deliver_at, e.id;
+                    IF FOUND THEN
+                        RETURN;
+                    END IF;
+                END IF;
+                FOREACH v_key IN ARRAY p_cancel LOOP
+                    UPDATE herald_entries e SET status = 'cancelled', updated_at = p_now
+                        WHERE e.user_id = p_user AND e.key = v_key AND e.status <> 'cancelled';
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION USING ERRCODE = 'HR704', MESSAGE = v_key;
+                    END IF;
+                END LOOP;
+                FOR v_entry IN SELECT * FROM jsonb_to_recordset(p_update) AS x(key text, type text, subject text,
+                        channel text, deliver_at bigint, status text, batch_key text) LOOP
+                    UPDATE herald_entries e SET type = v_entry.type, subject = v_entry.subject,
+                            channel = v_entry.channel, deliver_at = v_entry.deliver_at, status = v_entry.status,
+                            batch_key = v_entry.batch_key, updated_at = p_now
+                        WHERE e.user_id = p_user AND e.key = v_entry.key AND e.status <> 'cancelled';
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION USING ERRCODE = 'HR704', MESSAGE = v_entry.key;
+                    END IF;
+                END LOOP;
+                -- In the proposal's order (an entry's id orders entries delivering at one instant).
+                WITH inserted AS (
+                    INSERT INTO herald_entries
+                        (user_id, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
+                    SELECT p_user, a.v->>'key', a.v->>'type', a.v->>'subject', a.v->>'channel',
+                           (a.v->>'deliver_at')::bigint, a.v->>'status', a.v->>'batch_key', p_now, p_now
+                    FROM jsonb_array_elements(p_insert) WITH ORDINALITY AS a(v, n)
+                    ORDER BY a.n
+                    ON CONFLICT (user_id, key) WHERE status <> 'cancelled' DO NOTHING
+                    RETURNING key)
+                SELECT array_agg(i.key) INTO v_inserted FROM inserted i;
+                IF coalesce(cardinality(v_inserted), 0) < jsonb_array_length(p_insert) THEN
+                    -- A key held by a live entry the read showed (or twice in the proposal).
+                    SELECT a.v->>'key' INTO v_key FROM jsonb_array_elements(p_insert) WITH ORDINALITY AS a(v, n)
+                        ORDER BY (a.v->>'key') = ANY (coalesce(v_inserted, '{}')),
+                                 count(*) OVER (PARTITION BY a.v->>'key') DESC, a.n
+                        LIMIT 1;
+                    RAISE EXCEPTION USING ERRCODE = 'HR707', MESSAGE = v_key;
+                END IF;
+                IF p_request_key IS NOT NULL THEN
+                    INSERT INTO herald_responses (user_id, request_key, body, recorded_at)
+                    VALUES (p_user, p_request_key, p_response, p_now);
+                END IF;
+            END
+            $fn$
+            """,
+        ]),
     ]
 
     /// The newest schema version this binary knows.
@@ -73,42 +189,42 @@ enum PostgresSchema {
     ///
     /// - Throws: `PostgresStoreFailure.schemaTooNew` when the database was migrated by a newer
     ///   binary (this one would misread it), or the server's error.
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> MigrationResult {
-        try await createMigrationsTable(connection, logger: logger)
-        try await connection.query("BEGIN", logger: logger)
+    static func migrate(_ connection: PostgresConnection, deadline: PostgresDeadline, logger: Logger) async throws -> MigrationResult {
+        try await createMigrationsTable(connection, deadline: deadline, on: connection, logger: logger)
+        try await deadline.query("BEGIN", on: connection, logger: logger)
         do {
-            try await connection.query("LOCK TABLE herald_migrations IN EXCLUSIVE MODE", logger: logger)
+            try await deadline.query("LOCK TABLE herald_migrations IN EXCLUSIVE MODE", on: connection, logger: logger)
             var found = 0
-            let rows = try await connection.query("SELECT coalesce(max(version), 0) FROM herald_migrations", logger: logger)
-            for try await version in rows.decode(Int.self) {
-                found = version
+            let rows = try await deadline.query("SELECT coalesce(max(version), 0) FROM herald_migrations", on: connection, logger: logger)
+            for row in rows {
+                found = try row.decode(Int.self)
             }
             guard found <= currentVersion else {
                 throw PostgresStoreFailure.schemaTooNew(found: found, known: currentVersion)
             }
             for migration in migrations where migration.version > found {
                 for statement in migration.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await deadline.query(PostgresQuery(unsafeSQL: statement), on: connection, logger: logger)
                 }
-                try await connection.query(
+                try await deadline.query(
                     "INSERT INTO herald_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
-                    logger: logger
+                    on: connection, logger: logger
                 )
                 logger.info("herald ledger schema migrated", metadata: ["version": "\(migration.version)"])
             }
-            try await connection.query("COMMIT", logger: logger)
+            try await deadline.query("COMMIT", on: connection, logger: logger)
             return MigrationResult(found: found, current: currentVersion)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? await deadline.query("ROLLBACK", on: connection, logger: logger)
             throw error
         }
     }
 
     /// `CREATE TABLE IF NOT EXISTS` is not safe against a concurrent creator (both pass the
     /// check, one fails on the catalog's unique index), so a duplicate is read as success.
-    private static func createMigrationsTable(_ connection: PostgresConnection, logger: Logger) async throws {
+    private static func createMigrationsTable(_ connection: PostgresConnection, deadline: PostgresDeadline, logger: Logger) async throws {
         do {
-            try await connection.query(
+            try await deadline.query(
                 """
                 CREATE TABLE IF NOT EXISTS herald_migrations (
                     version integer PRIMARY KEY,
@@ -116,7 +232,7 @@ enum PostgresSchema {
                     applied_at timestamptz NOT NULL DEFAULT now()
                 )
                 """,
-                logger: logger
+                on: connection, logger: logger
             )
         } catch let error as PSQLError where ["23505", "42P07"].contains(error.serverInfo?[.sqlState]) {
             return

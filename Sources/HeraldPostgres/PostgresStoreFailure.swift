@@ -21,6 +21,21 @@ enum PostgresStoreFailure: Error, Sendable, Equatable {
     case contention(attempts: Int, message: String)
     /// Any other error the server reported.
     case server(sqlState: String, message: String)
+    /// A unit of work outlived its deadline (`PostgresLedgerStore.Options.timeout`) in `phase`;
+    /// its connection was closed.
+    case timedOut(after: Duration, phase: UnitPhase)
+    /// The store was closed (`PostgresLedgerStore.close()`).
+    case closed
+
+    /// How far a unit of work got when its deadline passed.
+    enum UnitPhase: Sendable, Equatable {
+        /// No connection became free (or could be made): nothing was sent.
+        case waiting
+        /// `COMMIT` was not sent: the server rolls the unit back.
+        case running
+        /// `COMMIT` was sent and not answered: the unit may or may not be recorded.
+        case committing
+    }
 
     /// Whether the unit of work may simply run again (SQLSTATE 40001 serialization_failure,
     /// 40P01 deadlock_detected).

@@ -93,11 +93,16 @@ struct PostgresConcurrencyTests {
         #expect(ledger.count >= triggers / 5)
     }
 
-    @Test(.disabled("hangs: after pg_terminate_backend the unit on the killed connection is never resumed (seen 2026-11-25; issue 19, open)"))
+    /// Backends killed with `pg_terminate_backend` every 15 ms while four tasks decide: every
+    /// unit either returns (and is in the ledger), or fails with an error naming the lost
+    /// connection and saying whether it was rolled back (not in the ledger) or may be recorded.
+    /// No call hangs (each has the store's deadline), and the store goes on by itself.
+    @Test(.timeLimit(.minutes(3)))
     func aConnectionKilledMidRunIsAClearErrorAndLosesNoEntry() async throws {
         try await PostgresTestServer.withDatabase { url in
             var options = PostgresLedgerStore.Options()
             options.reconnects = 0
+            options.timeout = .seconds(5)
             let store = try await PostgresLedgerStore(url: url, options: options)
             let recorder = DecisionRecorder(engine: try PostgresFixtures.engine(PostgresFixtures.bundle(cap: 1_000)), store: store)
             let database = try #require(URLComponents(string: url)?.path.dropFirst())
@@ -126,9 +131,9 @@ struct PostgresConcurrencyTests {
                             do {
                                 let result = try await recorder.decide(request, idempotencyKey: "r\(i)")
                                 outcome.recorded += result.recorded.map(\.key)
-                            } catch let error as StoreError where error.code == .unreachable && error.message.contains("nothing was recorded") {
+                            } catch let error as StoreError where Self.names(error, location: store.location, "nothing was recorded") {
                                 outcome.rolledBack.append("ping:k\(i)")
-                            } catch let error as StoreError where error.code == .unreachable && error.message.contains("may or may not be recorded") {
+                            } catch let error as StoreError where Self.names(error, location: store.location, "may or may not be recorded") {
                                 outcome.unknown.append("ping:k\(i)")
                             } catch {
                                 outcome.other.append("\(error)")
@@ -156,5 +161,14 @@ struct PostgresConcurrencyTests {
             #expect(after.recorded.map(\.key) == ["ping:after"])
             await store.close()
         }
+    }
+
+    /// A lost connection is H0702, a unit past its deadline (a statement sent as the server
+    /// dropped the connection is never answered) H0706; both name the server and the outcome.
+    /// A connect that failed (the new backend was killed too) sent nothing: rolled back.
+    static func names(_ error: StoreError, location: String, _ outcome: String) -> Bool {
+        guard [.unreachable, .databaseFailed].contains(error.code), error.message.contains("`\(location)`") else { return false }
+        return error.message.contains(outcome)
+            || (outcome == "nothing was recorded" && error.message.hasPrefix("cannot connect to PostgreSQL at"))
     }
 }

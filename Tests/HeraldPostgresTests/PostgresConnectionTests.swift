@@ -75,8 +75,8 @@ struct PostgresConnectionTests {
                 try await connection.query("SELECT version, name FROM herald_migrations ORDER BY version", logger: logger)
                     .decode((Int, String).self).reduce(into: []) { $0.append("\($1.0) \($1.1)") }
             }
-            #expect(versions == ["1 ledger"])
-            #expect(PostgresSchema.currentVersion == 1)
+            #expect(versions == ["1 ledger", "2 unit-functions"])
+            #expect(PostgresSchema.currentVersion == 2)
         }
     }
 
@@ -84,11 +84,11 @@ struct PostgresConnectionTests {
         try await PostgresTestServer.withDatabase { url in
             try await PostgresLedgerStore(url: url).close()
             try await PostgresTestServer.admin(url) { connection, logger in
-                try await connection.query("INSERT INTO herald_migrations (version, name) VALUES (2, 'from-the-future')", logger: logger)
+                try await connection.query("INSERT INTO herald_migrations (version, name) VALUES (3, 'from-the-future')", logger: logger)
             }
             let error = await #expect(throws: StoreError.self) { try await PostgresLedgerStore(url: url) }
             #expect(error?.code == .schemaTooNew)
-            #expect(error?.message.contains("schema version 2, newer than this binary's 1: upgrade herald") == true,
+            #expect(error?.message.contains("schema version 3, newer than this binary's 2: upgrade herald") == true,
                     "\(error?.message ?? "")")
         }
     }
