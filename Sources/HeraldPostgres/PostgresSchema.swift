@@ -190,7 +190,7 @@ enum PostgresSchema {
     /// - Throws: `PostgresStoreFailure.schemaTooNew` when the database was migrated by a newer
     ///   binary (this one would misread it), or the server's error.
     static func migrate(_ connection: PostgresConnection, deadline: PostgresDeadline, logger: Logger) async throws -> MigrationResult {
-        try await createMigrationsTable(connection, deadline: deadline, on: connection, logger: logger)
+        try await createMigrationsTable(connection, deadline: deadline, logger: logger)
         try await deadline.query("BEGIN", on: connection, logger: logger)
         do {
             try await deadline.query("LOCK TABLE herald_migrations IN EXCLUSIVE MODE", on: connection, logger: logger)
