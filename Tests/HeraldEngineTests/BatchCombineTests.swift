@@ -86,7 +86,7 @@ import Testing
         let reminder = S.request("activity.reminder", at: "2026-03-10T09:00:00Z", now: "2026-03-10T06:00:00Z", user: ["id": "u1"],
                                  prefs: prefs, permission: "granted", state: state,
                                  params: ["activityId": "act-12", "activityTitle": "Sketch the garden bed",
-                                          "reminderAt": "2026-03-10T17:30:00Z", "connected": true, "connectedName": "Stewardship"],
+                                          "reminderAt": "2026-03-10T17:30:00Z", "connectedName": "Stewardship"],
                                  history: history)
         let plan = try engine.plan([nudge, reminder], now: S.instant("2026-03-10T06:00:00Z"), horizon: 86_400).get()
         #expect(plan.decisions[1].action == .schedule)

@@ -62,6 +62,7 @@ public enum LanguageKeys {
             "category", "channels", "fallback", "default", "description", "params", "eligible", "timing", "caps",
             "suppress", "dedupe", "idempotencyKey", "subject", "critical", "locked", "silent", "interruption",
             "threadId", "priority", "copy", "link", "delivery", "sound", "actions", "osChannel", "relevance", "payload",
+            "computed",
         ],
         required: ["category", "channels"])
     /// The long form of a type's param.

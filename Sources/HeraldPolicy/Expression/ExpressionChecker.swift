@@ -17,7 +17,7 @@ struct ExpressionChecker {
     private(set) var sentWindows: [SentWindow] = []
     private var seen: Set<[String]> = []
 
-    static let functions = ["has", "since", "size", "time", "date", "min", "max", "sent"]
+    static let functions = ["has", "since", "size", "time", "date", "min", "max", "abs", "sent"]
     static let windows: [String: SentWindow] = [
         "day": .day, "week": .week, "calendar_week": .calendarWeek, "month": .month, "lifetime": .lifetime,
     ]
@@ -480,6 +480,17 @@ struct ExpressionChecker {
                 return nil
             }
             return Checked(expression: .constant(.date(days)), type: .date)
+        case "abs":
+            // `max(x, -x)`: no new evaluator (`abs` of the smallest int wraps to itself).
+            guard arity(name, 1, arguments, node), let a = check(arguments[0], known) else { return nil }
+            guard a.type == .int || a.type == .duration else {
+                error(.exprTypeMismatch, "`abs()` needs an int or a duration, found \(a.type)", arguments[0].range)
+                return nil
+            }
+            if case .constant(let v) = a.expression, let n = v.integer {
+                return Checked(expression: .constant(.wrap(n < 0 ? 0 &- n : n, as: a.type)), type: a.type)
+            }
+            return Checked(expression: .maximum(a.expression, .negate(a.expression, result: a.type)), type: a.type)
         case "min", "max":
             guard arity(name, 2, arguments, node) else { return nil }
             let a = check(arguments[0], known), b = check(arguments[1], known)

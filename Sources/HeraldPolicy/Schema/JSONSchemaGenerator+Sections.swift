@@ -238,6 +238,7 @@ extension JSONSchemaGenerator {
                 ("copy", ref("copy", "The notification's text (required unless `silent`).")),
                 ("link", ref("link", "Where tapping leads.")),
                 ("delivery", enumeration(["first", "all"], "`first`: one decision on the first channel that passes (default); `all`: one decision per channel, each with its own toggles, permission and key.")),
+                ("computed", map(ref("expression"), "Values derived from the request (name → expression), shown by the type's templates as `{name}` like params.", names: "fieldName")),
             ] + renderKeyProperties + [
                 ("payload", map(ref("template"), "Extra fields for the app: key → template over the type's params, rendered as `notification.payload`.", names: "fieldName")),
             ], required: ["category", "channels"], description: "A notification type.", extra: [
