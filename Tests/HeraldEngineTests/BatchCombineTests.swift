@@ -79,7 +79,7 @@ import Testing
         let history: [JSON] = [S.entry("showup.daily", key: "showup.daily:u1:2026-03-10", at: "2026-03-10T08:00:00Z", status: "opened", channel: "local")]
         let prefs: JSON = ["timezone": "Europe/London", "categories": ["streakAndReactivation": true]]
         let state: JSON = ["engagement": ["currentShowUpStreak": 3, "lastShowUpDate": "2026-03-09"],
-                           "activities": ["pendingReminderIds": ["act-12"]]]
+                           "activities": ["status": ["act-12": "open"]]]
         // The nudge comes first in the candidates and is triggered first; priority still decides.
         let nudge = S.request("streak.save", at: "2026-03-10T06:00:00Z", now: "2026-03-10T06:00:00Z", user: ["id": "u1"],
                               prefs: prefs, permission: "granted", state: state, params: ["days": 3], history: history)

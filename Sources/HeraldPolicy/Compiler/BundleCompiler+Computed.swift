@@ -32,7 +32,7 @@ extension Compilation {
                 continue
             }
             switch expression.type {
-            case .list:
+            case .list, .map:
                 reader.diagnostics.error(.computedValueType,
                                          "computed value `\(name)` is \(expression.type), but a template shows one value; compute a count with `size()` or a test with `in`",
                                          at: pair.value.span)

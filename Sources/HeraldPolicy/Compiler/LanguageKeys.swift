@@ -124,5 +124,5 @@ public enum LanguageKeys {
     public static let capWindows = ["day", "week", "previous_7_days", "calendar_week", "month", "year", "lifetime"]
     public static let overflows = ["suppress", "defer", "batch", "digest"]
     public static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-    public static let schemaTypes = ["bool", "int", "string", "duration", "instant", "time", "date", "weekday", "enum", "list"]
+    public static let schemaTypes = ["bool", "int", "string", "duration", "instant", "time", "date", "weekday", "enum", "list", "map"]
 }

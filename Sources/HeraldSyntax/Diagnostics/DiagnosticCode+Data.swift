@@ -11,10 +11,14 @@ extension DiagnosticCode {
     public static let computedValueType = DiagnosticCode("H0272", "computed-value-type", "a `computed:` value is a list, or may be absent (an optional without `??`), so a template could not show it")
     public static let computedUnused = DiagnosticCode("H0273", "computed-unused", "no template of the type (copy, link, key, subject, thread id, payload) uses a `computed:` value", severity: .warning)
     public static let computedReadsDelivery = DiagnosticCode("H0274", "computed-reads-delivery", "a `computed:` value reads `delivery.*`, which is not known when computed values are evaluated (as the request is read)")
+    public static let mapElementType = DiagnosticCode("H0275", "map-element-type", "a `map<T>` whose values are not plain values (a list, a map or an optional), or a map declared outside the `state` and `user` schemas")
+    public static let mapIndexNotAMap = DiagnosticCode("H0276", "map-index-not-a-map", "`x[key]` on a name that is not a `map<T>` field")
+    public static let mapKeyType = DiagnosticCode("H0277", "map-key-type", "a map read with a key that is not a string (or an enum)")
+    public static let mapWithoutKey = DiagnosticCode("H0278", "map-without-key", "a `map<T>` field used as a whole instead of one entry read by key")
 
     static let dataCodes: [DiagnosticCode] = [
         templateFormatType, templateFormatStyle, routeOptionalPlacement, routeRequiredFromOptional,
         localStateField, localStateFallback, computedNameTaken, computedValueType, computedUnused,
-        computedReadsDelivery,
+        computedReadsDelivery, mapElementType, mapIndexNotAMap, mapKeyType, mapWithoutKey,
     ]
 }
