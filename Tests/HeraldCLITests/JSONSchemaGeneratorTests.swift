@@ -88,7 +88,9 @@ import Testing
             #expect(JSONSchemaGenerator.overPattern.contains(overflow), "`over: \(overflow)` missing")
         }
         for type in LanguageKeys.schemaTypes {
-            #expect(JSONSchemaGenerator.valueTypePattern.contains(type), "schema type `\(type)` missing")
+            // `map<T>` is a state and user field type only: its own pattern (`stateValueType`).
+            let pattern = type == "map" ? JSONSchemaGenerator.mapTypePattern : JSONSchemaGenerator.valueTypePattern
+            #expect(pattern.contains(type), "schema type `\(type)` missing")
         }
     }
 

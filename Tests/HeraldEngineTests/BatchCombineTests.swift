@@ -79,14 +79,14 @@ import Testing
         let history: [JSON] = [S.entry("showup.daily", key: "showup.daily:u1:2026-03-10", at: "2026-03-10T08:00:00Z", status: "opened", channel: "local")]
         let prefs: JSON = ["timezone": "Europe/London", "categories": ["streakAndReactivation": true]]
         let state: JSON = ["engagement": ["currentShowUpStreak": 3, "lastShowUpDate": "2026-03-09"],
-                           "activities": ["pendingReminderIds": ["act-12"]]]
+                           "activities": ["status": ["act-12": "open"]]]
         // The nudge comes first in the candidates and is triggered first; priority still decides.
         let nudge = S.request("streak.save", at: "2026-03-10T06:00:00Z", now: "2026-03-10T06:00:00Z", user: ["id": "u1"],
                               prefs: prefs, permission: "granted", state: state, params: ["days": 3], history: history)
         let reminder = S.request("activity.reminder", at: "2026-03-10T09:00:00Z", now: "2026-03-10T06:00:00Z", user: ["id": "u1"],
                                  prefs: prefs, permission: "granted", state: state,
                                  params: ["activityId": "act-12", "activityTitle": "Sketch the garden bed",
-                                          "reminderAt": "2026-03-10T17:30:00Z", "connected": true, "connectedName": "Stewardship"],
+                                          "reminderAt": "2026-03-10T17:30:00Z", "connectedName": "Stewardship"],
                                  history: history)
         let plan = try engine.plan([nudge, reminder], now: S.instant("2026-03-10T06:00:00Z"), horizon: 86_400).get()
         #expect(plan.decisions[1].action == .schedule)

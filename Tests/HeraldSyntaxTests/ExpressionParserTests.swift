@@ -15,6 +15,7 @@ import Testing
         case .binary(let op, let l, let r): "(\(render(l)) \(op.rawValue) \(render(r)))"
         case .conditional(let c, let t, let e): "(\(render(c)) ? \(render(t)) : \(render(e)))"
         case .call(let name, _, let args): "\(name)(" + args.map(render).joined(separator: ",") + ")"
+        case .index(let base, let key): render(base) + "[" + render(key) + "]"
         }
     }
 
@@ -49,9 +50,15 @@ import Testing
         ("sent(score.updated, 48h)", "sent(score.updated,172800s)"),
         ("[1, 2,]", "[1,2]"),
         ("\"a\\\"b\"", "'a\"b'"),
+        ("m.s[params.id] ?? 'x' == 'y'", "(m.s[params.id] ?? ('x' == 'y'))"),
+        ("has(m[a + 'b'])", "has(m[(a + 'b')])"),
     ])
     func precedence(text: String, expected: String) {
         #expect(parsed(text) == expected)
+    }
+
+    @Test func anUnclosedIndexIsAnExpectedToken() {
+        #expect(codes("m[params.id") == ["H0304"])
     }
 
     @Test func durations() {

@@ -93,7 +93,7 @@ enum Fixtures {
         DecisionRequest(type: "reminder.followup", at: noon, now: noon, user: rinUser, prefs: newYork,
                         permission: .granted,
                         params: ["reminderId": "r1", "contactId": "c1", "remindAt": .string("2026-03-10T21:00:00Z"),
-                                 "name": "Ana", "hasNote": false, "note": ""],
+                                 "name": "Ana", "note": ""],
                         history: history)
     }
 
@@ -116,7 +116,7 @@ enum Fixtures {
         var r = rinReminder(history: history)
         r.prefs = prefs
         r.params = ["reminderId": "r1", "contactId": "c1", "remindAt": .string("2026-03-11T03:30:00Z"),
-                    "name": "Ana", "hasNote": false, "note": ""]
+                    "name": "Ana", "note": ""]
         return r
     }
 

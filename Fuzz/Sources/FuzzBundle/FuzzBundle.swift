@@ -113,6 +113,7 @@ func sample(_ type: ValueType) -> JSON {
     case .weekday: "sun"
     case .enumeration(let e): e.cases.first.map(JSON.string) ?? "x"
     case .list(let element): .array([sample(element)])
+    case .map(let element): .object([.init("x", sample(element))])
     case .optional(let wrapped): sample(wrapped)
     }
 }

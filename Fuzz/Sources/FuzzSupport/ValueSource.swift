@@ -69,6 +69,13 @@ public struct ValueSource {
                 if let item = value(of: element) { items.append(item) }
             }
             return .list(items)
+        case .map(let element):
+            // Keys from a small set, so that lookups by a fuzzed string sometimes hit.
+            var entries: [String: Value] = [:]
+            for index in 0..<below(4) {
+                if let entry = value(of: element) { entries["k\(index)"] = entry }
+            }
+            return .map(entries)
         case .optional(let wrapped):
             return byte() % 4 == 0 ? nil : value(of: wrapped)
         }

@@ -142,6 +142,7 @@ extension Engine {
         var errors = errors
         context.withParamSlots { convertParams(params, table: table, into: $0, errors: &errors) }
         guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
+        if !table.computedEvals.isEmpty { computeValues(context, table: table) }
         if let template = table.subjectTemplate {
             let rendered = template.render(context, localDate: nil)
             if !rendered.isEmpty { context.renderedSubject = rendered }
@@ -156,6 +157,16 @@ extension Engine {
         // before that and at or after `now`.)
         if let deliverAt = decision.deliverAt, !RFC3339.instants.contains(deliverAt) { return .failure(Self.unwritable) }
         return .success(decision)
+    }
+
+    /// Evaluates the type's `computed:` values into their slots, after the params (each is
+    /// evaluated before any is stored, so none reads another).
+    private func computeValues(_ context: RequestContext, table: TypeTable) {
+        let values = table.computedEvals.map { $0.evaluate(context) }
+        let base = table.paramNames.count
+        context.withParamSlots { slots in
+            for (index, value) in values.enumerated() { slots.set(base + index, value) }
+        }
     }
 
     /// The request error of a decision whose delivery instant Herald cannot write.

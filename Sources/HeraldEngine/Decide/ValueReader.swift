@@ -76,6 +76,15 @@ struct ValueReader {
                 }
                 return .list(result)
             }
+        case .map(let element):
+            if case .object(let members) = json {
+                var result: [String: Value] = [:]
+                result.reserveCapacity(members.count)
+                for member in members {
+                    if let v = convert(member.value, as: element, path: "\(path())[\(member.key)]") { result[member.key] = v }
+                }
+                return .map(result)
+            }
         case .optional:
             break
         }
@@ -95,6 +104,7 @@ struct ValueReader {
         case .date: "a date \"YYYY-MM-DD\""
         case .weekday: "a weekday (mon … sun)"
         case .list(let t): "an array of \(describe(t).replacingFirstArticle())"
+        case .map(let t): "an object of \(describe(t).replacingFirstArticle())"
         case .optional(let t): describe(t)
         }
     }

@@ -67,7 +67,8 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     fileprivate static func make(engine: Engine, table: TypeTable, request: UnsafePointer<DecisionRequest>, now: Int,
                      prefs: consuming EffectivePreferences, ledger: LedgerIndex) -> RequestContext {
         let fieldCount = engine.core.fields.count
-        let slotCount = fieldCount + table.paramNames.count
+        // The params, then the type's computed values (`TypeTable.computedEvals`).
+        let slotCount = fieldCount + table.paramNames.count + table.computedEvals.count
         let fields = Fields(core: engine.core, table: table, request: request, ledger: ledger, now: now,
                             userID: "", renderedSubject: nil, prefs: prefs,
                             // A bundle's fields and a type's params are counted in the hundreds at most.

@@ -3,10 +3,11 @@ import HeraldSyntax
 
 extension Engine {
     /// A template value by name: `type`, `subject` (the user id when there is none),
-    /// `localDate` (the local date of `instant`, when given), else a param that is present.
+    /// `localDate` (the local date of `instant`, when given), else a param or computed value
+    /// that is present.
     /// Looked up as a template asks, so rendering builds no dictionary.
     func renderValue(_ name: String, context: RequestContext, localDate instant: Int?) -> Value? {
-        BoundTemplate.Source(name, paramSlot: context.table.paramSlot).value(context, localDate: instant)
+        BoundTemplate.Source(name, paramSlot: context.table.templateSlot).value(context, localDate: instant)
     }
 
     /// A link's URL: its route's template with the bindings rendered and percent-encoded.
@@ -67,11 +68,12 @@ final class BoundTemplate: Sendable {
     /// No placeholder: the text is the template's own (`template.literal`).
     let isLiteral: Bool
 
-    init(_ template: MessageTemplate, params: [Param]) {
+    /// `names`: the type's params then its computed values, in slot order (`templateNames`).
+    init(_ template: MessageTemplate, names: [String]) {
         self.template = template
         isLiteral = template.literal != nil
         sources = template.placeholders.map { name in
-            Source(name) { param in params.firstIndex { $0.name == param } }
+            Source(name) { param in names.firstIndex(of: param) }
         }
     }
 

@@ -29,7 +29,7 @@ final class PresentationPlan: Sendable {
                 payload.append((field.key, literal))
             } else {
                 payload.append((field.key, ""))
-                templates.append((index, BoundTemplate(field.value, params: type.params)))
+                templates.append((index, BoundTemplate(field.value, names: type.templateNames)))
             }
         }
         fixed = Decision.Presentation(sound: keys.sound, actions: keys.actions?.map { .init(id: $0.id, title: $0.title) },

@@ -45,6 +45,17 @@ final class TypeTable: Sendable {
         for i in paramNames.indices where paramLengths[i] == length && paramNames[i] == name { return i }
         return nil
     }
+    /// The slot of a name a template shows: a param's, else a computed value's (after the
+    /// params). Request params are looked up with `paramSlot`, which knows no computed value.
+    func templateSlot(_ name: String) -> Int? {
+        if let slot = paramSlot(name) { return slot }
+        return computedNames.firstIndex(of: name).map { paramNames.count + $0 }
+    }
+    /// The type's `computed:` values' names and evaluators (of `type.computed`'s expressions,
+    /// which `type` keeps), evaluated into the slots after the params once the request is
+    /// read. Empty for a type without any: it pays one `isEmpty` test a decision.
+    let computedNames: [String]
+    let computedEvals: [UnownedExpression]
     /// `requiredPaths` resolved to where a request keeps them.
     let requiredReads: [ReadSlot]
     /// Where `timing.at: param|state` reads its instant.
@@ -188,7 +199,8 @@ final class TypeTable: Sendable {
         if let e = bundle.categories[type.category]?.requires { expressions.append(e) }
         expressions += suppress.compactMap(\.when)
         for cap in caps { if case .expression(let e) = cap.max { expressions.append(e) } }
-        for expression in expressions {
+        // A computed value's required reads are the type's too (absent: `missing_data`).
+        for expression in expressions + type.computed.map(\.expression) {
             for path in expression.requiredPaths where path.first == "state" || path.first == "user" || path.first == "params" {
                 if seen.insert(path).inserted { required.append(path) }
             }
@@ -218,6 +230,8 @@ final class TypeTable: Sendable {
         paramTypes = type.params.map(\.type)
         paramKinds = paramTypes.map(LeafKind.init)
         paramLengths = paramNames.map(\.utf8.count)
+        computedNames = type.computed.map(\.name)
+        computedEvals = type.computed.map { UnownedExpression(keptAlongside: $0.expression) }
         requiredReads = required.map { ReadSlot(path: $0, fieldSlots: fieldSlots, paramSlots: slots) }
         switch type.timing.at {
         case .param(let name): timingRead = ReadSlot(path: ["params", name], fieldSlots: fieldSlots, paramSlots: slots)
@@ -279,7 +293,7 @@ final class TypeTable: Sendable {
         requiresEval = category?.requires.map(UnownedExpression.init(keptAlongside:))
         suppressReasons = suppress.map(\.reason)
         let copy = type.silent ? nil : type.copy
-        func bind(_ template: MessageTemplate?) -> BoundTemplate? { template.map { BoundTemplate($0, params: type.params) } }
+        func bind(_ template: MessageTemplate?) -> BoundTemplate? { template.map { BoundTemplate($0, names: type.templateNames) } }
         copyTitle = bind(copy?.title)
         copySubtitle = bind(copy?.subtitle)
         copyBody = bind(copy?.body)

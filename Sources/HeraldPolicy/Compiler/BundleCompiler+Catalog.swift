@@ -50,7 +50,7 @@ extension Compilation {
             let fieldPath = path + [name]
             let value = pair.value
             if let scalar = value.scalar {
-                if let type = schemaType(scalar.value, at: value.span) {
+                if let type = schemaType(scalar.value, at: value.span, allowMap: true) {
                     object[name] = .value(type)
                     schemaFields.append(SchemaField(path: fieldPath, type: type, description: nil, span: pair.key.span))
                 }
@@ -59,7 +59,7 @@ extension Compilation {
                     // The long form `{ type: int, description: "…" }`.
                     guard let f = reader.fields(value, LanguageKeys.schemaField, owner: fieldPath.joined(separator: ".")) else { continue }
                     let description = f["description"].flatMap { reader.string($0, what: "`description`") }
-                    if let type = schemaType(typeNode.scalar!.value, at: typeNode.span) {
+                    if let type = schemaType(typeNode.scalar!.value, at: typeNode.span, allowMap: true) {
                         object[name] = .value(type)
                         schemaFields.append(SchemaField(path: fieldPath, type: type, description: description, span: pair.key.span))
                     }
@@ -74,7 +74,23 @@ extension Compilation {
     }
 
     /// Parses a schema type, reporting `H0208` with "did you mean" when it is not one.
-    mutating func schemaType(_ text: String, at span: SourceSpan) -> ValueType? {
+    /// `allowMap`: a `state` or `user` field, which may be a `map<T>` (`H0275` elsewhere, and
+    /// for a map whose values are not plain values).
+    mutating func schemaType(_ text: String, at span: SourceSpan, allowMap: Bool = false) -> ValueType? {
+        let trimmed = text.trimmingSpaces
+        let isMap = trimmed.hasPrefix("map<") || trimmed.hasPrefix("list<map<")
+        if isMap, !allowMap || !trimmed.hasPrefix("map<") || trimmed.hasSuffix("?") {
+            reader.diagnostics.error(.mapElementType,
+                                     "`\(text)`: a map is a field of the `state` or `user` schema, `map<T>`, never optional or in a list",
+                                     at: span, notes: [.init("a missing key already reads as absent: `m[key] ?? <default>`")])
+            return nil
+        }
+        if isMap, SchemaTypeParser.parse(text) == nil {
+            reader.diagnostics.error(.mapElementType,
+                                     "`\(text)`: a map's values are plain values (bool, int, string, duration, instant, time, date, weekday or an enum), not a list, a map or an optional",
+                                     at: span)
+            return nil
+        }
         if let type = SchemaTypeParser.parse(text) { return type }
         let head = String(text.prefix { $0.isLetter })
         let aliases = ["integer": "int", "number": "int", "boolean": "bool", "str": "string", "text": "string",

@@ -67,7 +67,15 @@ extension Compilation {
         guard let f = reader.fields(pair.value, LanguageKeys.type, owner: id, ownerSpan: pair.key.span) else { return nil }
         let params = paramsByType[id] ?? []
         let paramTypes = self.paramTypes(of: id)
-        var textPlaceholders = paramTypes
+        // `computed:` values are shown by the type's templates like params (not by its
+        // conditions, which read the params and state they are computed from).
+        var rejected: [String] = []
+        let computed = f["computed"].map { compileComputed($0, type: id, params: paramTypes, rejected: &rejected) } ?? []
+        var templateTypes = paramTypes
+        for value in computed { templateTypes[value.name] = value.type }
+        // A computed value already reported is not reported again by each template naming it.
+        for name in rejected { templateTypes[name] = .string }
+        var textPlaceholders = templateTypes
         textPlaceholders["type"] = .string
         textPlaceholders["subject"] = .string
 
@@ -121,7 +129,7 @@ extension Compilation {
             }
         }
         let idempotencyKey = f["idempotencyKey"].flatMap { template($0, what: "`idempotencyKey`", allowed: keyPlaceholders) }
-        var subjectPlaceholders = paramTypes
+        var subjectPlaceholders = templateTypes
         subjectPlaceholders["type"] = .string
         let subject = f["subject"].flatMap { template($0, what: "`subject`", allowed: subjectPlaceholders) }
         let critical = f["critical"].flatMap { reader.bool($0, what: "`critical`") } ?? false
@@ -171,6 +179,8 @@ extension Compilation {
             span: pair.key.span, keySpans: keySpans)
         type.delivery = delivery
         type.render = render
+        type.computed = computed
+        checkComputedUsed(type)
         return type
     }
 

@@ -64,7 +64,7 @@ public enum LanguageKeys {
             "category", "channels", "fallback", "default", "description", "params", "eligible", "timing", "caps",
             "suppress", "dedupe", "idempotencyKey", "subject", "critical", "locked", "silent", "interruption",
             "threadId", "priority", "copy", "link", "delivery", "sound", "actions", "osChannel", "relevance", "payload",
-            "foreground",
+            "foreground", "computed",
         ],
         required: ["category", "channels"])
     /// The long form of a type's param.
@@ -126,5 +126,5 @@ public enum LanguageKeys {
     public static let capWindows = ["day", "week", "previous_7_days", "calendar_week", "month", "year", "lifetime"]
     public static let overflows = ["suppress", "defer", "batch", "digest"]
     public static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-    public static let schemaTypes = ["bool", "int", "string", "duration", "instant", "time", "date", "weekday", "enum", "list"]
+    public static let schemaTypes = ["bool", "int", "string", "duration", "instant", "time", "date", "weekday", "enum", "list", "map"]
 }

@@ -1,7 +1,7 @@
 import HeraldSyntax
 
 /// Parses schema type text: `bool`, `int`, `string`, `duration`, `instant`, `time`, `date`,
-/// `weekday`, `enum(a, b)`, `list<T>`, and `T?`.
+/// `weekday`, `enum(a, b)`, `list<T>`, `map<T>` (T a plain value: no list, map or optional), and `T?`.
 enum SchemaTypeParser {
     static func parse(_ text: String) -> ValueType? {
         let t = text.trimmingSpaces
@@ -23,6 +23,13 @@ enum SchemaTypeParser {
         if t.hasPrefix("list<"), t.hasSuffix(">") {
             guard let inner = parse(String(t.dropFirst(5).dropLast())), !inner.isOptional else { return nil }
             return .list(inner)
+        }
+        if t.hasPrefix("map<"), t.hasSuffix(">") {
+            guard let inner = parse(String(t.dropFirst(4).dropLast())) else { return nil }
+            switch inner {
+            case .optional, .list, .map: return nil
+            default: return .map(inner)
+            }
         }
         if t.hasPrefix("enum("), t.hasSuffix(")") {
             let cases = t.dropFirst(5).dropLast().split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }

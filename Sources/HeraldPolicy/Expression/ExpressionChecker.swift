@@ -17,7 +17,7 @@ struct ExpressionChecker {
     private(set) var sentWindows: [SentWindow] = []
     private var seen: Set<[String]> = []
 
-    static let functions = ["has", "since", "size", "time", "date", "min", "max", "sent"]
+    static let functions = ["has", "since", "size", "time", "date", "min", "max", "abs", "sent"]
     static let windows: [String: SentWindow] = [
         "day": .day, "week": .week, "calendar_week": .calendarWeek, "month": .month, "lifetime": .lifetime,
     ]
@@ -147,12 +147,41 @@ struct ExpressionChecker {
         case .binary(let op, let l, let r): return checkBinary(op, l, r, node, known)
         case .conditional(let c, let t, let e): return checkConditional(c, t, e, known)
         case .call(let name, let nameRange, let arguments): return checkCall(name, nameRange, arguments, node, known)
+        case .index:
+            guard checkIndex(node, known) != nil else { return nil }
+            error(.exprOptionalWithoutHas, "`\(text(node.range))` may be absent (the key may not be in the map): use `\(text(node.range)) ?? <default>`", node.range)
+            return nil
         }
+    }
+
+    /// `m[key]` (docs/language.md § Maps): `m` a `map<T>` field (`H0276` for anything else), `key`
+    /// a string or an enum (`H0277`). The entry's type `T`; the caller makes it optional (only
+    /// `??` and `has()` may read it).
+    private mutating func checkIndex(_ node: ExpressionNode, _ known: Set<String>) -> Checked? {
+        guard case .index(let base, let keyNode) = node.kind else { return nil }
+        guard case .name(let segments) = base.kind, let (path, type) = resolve(segments) else { return nil }
+        guard case .map(let element) = type else {
+            error(.mapIndexNotAMap, "`\(path.joined(separator: "."))` is \(type), not a map: only a `map<T>` field is read by key", base.range)
+            return nil
+        }
+        record(path, optional: false)
+        guard let key = check(keyNode, known) else { return nil }
+        switch key.type {
+        case .string, .enumeration: break
+        default:
+            error(.mapKeyType, "a map's key is a string, found \(key.type)", keyNode.range)
+            return nil
+        }
+        return Checked(expression: .index(.read(path), key: key.expression), type: element)
     }
 
     private mutating func checkName(_ segments: [NameSegment], _ range: Range<Int>, _ known: Set<String>) -> Checked? {
         guard let (path, type) = resolve(segments) else { return nil }
         record(path, optional: type.isOptional)
+        if case .map(let element) = type {
+            error(.mapWithoutKey, "`\(path.joined(separator: "."))` is a map<\(element)>: read one entry by key, such as `\(path.joined(separator: "."))[params.id] ?? <default>`", range)
+            return nil
+        }
         if case .optional(let inner) = type {
             guard known.contains(Self.key(path)) else {
                 error(.exprOptionalWithoutHas, "optional `\(path.joined(separator: "."))` used without `has()` or `??`", range)
@@ -357,7 +386,10 @@ struct ExpressionChecker {
     private mutating func checkCoalesce(_ l: ExpressionNode, _ r: ExpressionNode, _ known: Set<String>) -> Checked? {
         var left: Checked?
         var failedLeft = false
-        if case .name(let segments) = l.kind {
+        if case .index = l.kind {
+            left = checkIndex(l, known)
+            failedLeft = left == nil
+        } else if case .name(let segments) = l.kind {
             if let (path, type) = resolve(segments) {
                 record(path, optional: type.isOptional)
                 if case .optional(let inner) = type {
@@ -434,6 +466,10 @@ struct ExpressionChecker {
         switch name {
         case "has":
             guard arity(name, 1, arguments, node) else { return nil }
+            if case .index = arguments[0].kind {
+                guard let entry = checkIndex(arguments[0], known) else { return nil }
+                return Checked(expression: .present(entry.expression), type: .bool)
+            }
             guard case .name(let segments) = arguments[0].kind else {
                 error(.exprNotOptional, "`has()` takes an optional field name, such as `has(state.lastOpenedAt)`", arguments[0].range)
                 return nil
@@ -480,6 +516,17 @@ struct ExpressionChecker {
                 return nil
             }
             return Checked(expression: .constant(.date(days)), type: .date)
+        case "abs":
+            // `max(x, -x)`: no new evaluator (`abs` of the smallest int wraps to itself).
+            guard arity(name, 1, arguments, node), let a = check(arguments[0], known) else { return nil }
+            guard a.type == .int || a.type == .duration else {
+                error(.exprTypeMismatch, "`abs()` needs an int or a duration, found \(a.type)", arguments[0].range)
+                return nil
+            }
+            if case .constant(let v) = a.expression, let n = v.integer {
+                return Checked(expression: .constant(.wrap(n < 0 ? 0 &- n : n, as: a.type)), type: a.type)
+            }
+            return Checked(expression: .maximum(a.expression, .negate(a.expression, result: a.type)), type: a.type)
         case "min", "max":
             guard arity(name, 2, arguments, node) else { return nil }
             let a = check(arguments[0], known), b = check(arguments[1], known)

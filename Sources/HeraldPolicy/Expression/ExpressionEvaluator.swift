@@ -102,6 +102,18 @@ enum ExpressionEvaluator {
             return { .int($0.sent(target, within: window)) }
         case .sentWithStatuses(let target, let window, let statuses):
             return { .int($0.sent(target, within: window, statuses: statuses)) }
+        case .index(let map, let key):
+            let m = compile(map), k = compile(key)
+            return { context in
+                guard case .map(let entries) = m(context), case .string(let name) = k(context) else { return .null }
+                return entries[name] ?? .null
+            }
+        case .present(let entry):
+            let f = compile(entry)
+            return { context in
+                if case .null = f(context) { return .bool(false) }
+                return .bool(true)
+            }
         }
     }
 

@@ -28,6 +28,10 @@ indirect enum TypedExpression: Sendable {
     case sent(String, SentWindow)
     /// `sent(target, window, [statuses])`.
     case sentWithStatuses(String, SentWindow, [String])
+    /// `map[key]`: the entry, or `.null` when the key is absent.
+    case index(TypedExpression, key: TypedExpression)
+    /// `has(map[key])`: whether the entry is present.
+    case present(TypedExpression)
 }
 
 extension Value {
@@ -36,7 +40,7 @@ extension Value {
     /// request context relies on. Exhaustive on purpose: a new case must say.
     @inlinable package var holdsReference: Bool {
         switch self {
-        case .string, .list: true
+        case .string, .list, .map: true
         case .bool, .int, .duration, .instant, .time, .date, .weekday, .null: false
         }
     }

@@ -22,6 +22,8 @@ public enum Value: Sendable, Hashable {
     /// 1 = Monday … 7 = Sunday.
     case weekday(Int)
     case list([Value])
+    /// A `map<T>` field's entries by key.
+    case map([String: Value])
     /// An absent optional.
     case null
 }

@@ -16,6 +16,9 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
     /// One of a declared set of names (`enum(free, pro, trial)`).
     case enumeration(EnumType)
     case list(ValueType)
+    /// A map from string keys to values of one type (`map<T>`, state and user fields only),
+    /// read by key: `m[key]` is a `T?`.
+    case map(ValueType)
     /// A value that may be absent: usable only through `has(x)` or `x ?? default`.
     case optional(ValueType)
 
@@ -31,6 +34,7 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
         case .weekday: "weekday"
         case .enumeration(let e): "enum(\(e.cases.joined(separator: ", ")))"
         case .list(let t): "list<\(t)>"
+        case .map(let t): "map<\(t)>"
         case .optional(let t): "\(t)?"
         }
     }

@@ -181,6 +181,8 @@ public struct NotificationType: Sendable {
     public var description: String?
     /// In declaration order.
     public var params: [Param]
+    /// `computed:` values, in declaration order (none: the type pays nothing for them).
+    public var computed: [ComputedValue] = []
     /// nil: always eligible.
     public var eligible: CompiledExpression?
     public var timing: Timing
@@ -258,6 +260,10 @@ public struct NotificationType: Sendable {
     public func param(_ name: String) -> Param? {
         params.first { $0.name == name }
     }
+
+    /// The names a template of the type binds to request values: the params, then the
+    /// computed values (the order of their slots in a decision).
+    public var templateNames: [String] { params.map(\.name) + computed.map(\.name) }
 
     /// Param name → type, as expressions and templates see them.
     public var paramTypes: [String: ValueType] {

@@ -19,9 +19,11 @@ extension JSONSchemaGenerator {
             ("intExpression", anyOf([ref("expression"), object([("type", .string("integer"))])], "An int expression, or a literal int.")),
             ("template", string("A copy template: `{param}`, `{n, plural, one {# item} other {# items}}`, `{k, select, a {…} other {…}}`, `{t, time[, 24h|12h]}` and `{t, date[, iso|medium|long|weekday]}` (an instant in the user's zone); `'{'` escapes a brace.")),
             ("valueType", string("A value type: `bool`, `int`, `string`, `duration`, `instant`, `time`, `date`, `weekday`, `enum(a, b)`, `list<T>`; `T?` is optional.", pattern: valueTypePattern)),
+            ("stateValueType", anyOf([ref("valueType"), string("A map from string keys to plain values, read by key (`m[key] ?? default`).", pattern: mapTypePattern)],
+                                     "A state or user field's type: a value type, or `map<T>`.")),
             ("fieldName", string("A field or param name, usable in expressions: a letter or `_`, then letters, digits and `_`.", pattern: fieldNamePattern)),
             ("schemaField", record([
-                ("type", ref("valueType", "The field's type.")),
+                ("type", ref("stateValueType", "The field's type.")),
                 ("description", string("Documentation only.")),
             ], required: ["type"], description: "The long form of a state or user field.")),
             ("field", object([
@@ -32,7 +34,7 @@ extension JSONSchemaGenerator {
                     ("required", .array([.string("type")])),
                 ])),
                 ("then", ref("schemaField")),
-                ("else", anyOf([ref("valueType"), ref("fields")])),
+                ("else", anyOf([ref("stateValueType"), ref("fields")])),
             ])),
             ("fields", map(ref("field"), "An object of the state or user schema: field name → field.", names: "fieldName")),
             ("param", record([
@@ -245,6 +247,7 @@ extension JSONSchemaGenerator {
                 ("copy", ref("copy", "The notification's text (required unless `silent`).")),
                 ("link", ref("link", "Where tapping leads.")),
                 ("delivery", enumeration(["first", "all"], "`first`: one decision on the first channel that passes (default); `all`: one decision per channel, each with its own toggles, permission and key.")),
+                ("computed", map(ref("expression"), "Values derived from the request (name → expression), shown by the type's templates as `{name}` like params.", names: "fieldName")),
             ] + renderKeyProperties + [
                 ("payload", map(ref("template"), "Extra fields for the app: key → template over the type's params, rendered as `notification.payload`.", names: "fieldName")),
             ], required: ["category", "channels"], description: "A notification type.", extra: [

@@ -119,6 +119,9 @@ public enum JSONSchemaGenerator {
     /// `bool`, `int`, …, `enum(a, b)`, `list<T>`, each optionally followed by `?`.
     static let valueTypePattern =
         #"^\s*(bool|int|string|duration|instant|time|date|weekday|enum\(\s*[A-Za-z0-9_.-]+(\s*,\s*[A-Za-z0-9_.-]+)*\s*\)|list<.+>)\s*\??\s*$"#
+    /// `map<T>` (state and user fields only): T a plain value type, not optional.
+    static let mapTypePattern =
+        #"^\s*map<\s*(bool|int|string|duration|instant|time|date|weekday|enum\(\s*[A-Za-z0-9_.-]+(\s*,\s*[A-Za-z0-9_.-]+)*\s*\))\s*>\s*$"#
     static let timingAtPattern =
         #"^(immediate|reminder_time|local\(\s*["']?([01][0-9]|2[0-3]):[0-5][0-9]["']?\s*\)|local\(\s*state\(\s*[A-Za-z0-9_.-]+\s*\)\s*(\?\?\s*["']?([01][0-9]|2[0-3]):[0-5][0-9]["']?\s*)?\)|param\(\s*[A-Za-z0-9_.-]+\s*\)|state\(\s*[A-Za-z0-9_.-]+\s*\))$"#
     static let overPattern = #"^(suppress|defer|batch\(\s*[A-Za-z0-9_.-]+\s*\)|digest\(\s*[A-Za-z0-9_.-]+\s*\))$"#

@@ -52,6 +52,8 @@ indirect enum TemplatePart: Sendable, Hashable {
         case .date(let d): return CalendarText.date(d)
         case .weekday(let w): return ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][max(0, min(6, w - 1))]
         case .list(let items): return items.map { text(of: $0) }.joined(separator: ", ")
+        // No template shows a map (H0272, H0275): its entries by key, for completeness.
+        case .map(let entries): return entries.keys.sorted().map { "\($0): \(text(of: entries[$0]))" }.joined(separator: ", ")
         case .null: return ""
         }
     }

@@ -220,6 +220,17 @@ public struct ExpressionParser {
             }
         }
         let range = segments[0].range.lowerBound..<segments[segments.count - 1].range.upperBound
+        if current.kind == .leftBracket {
+            // `name[key]`: one keyed lookup (a map's values are plain values, so no `[…]` follows).
+            let open = current
+            advance()
+            guard enter(open.range) else { return errorNode }
+            defer { leave() }
+            let key = parseExpression()
+            guard !failed, expect(.rightBracket, "`]`", closing: open) else { return errorNode }
+            let base = ExpressionNode(.name(segments), range: range)
+            return make(.index(base, key: key), range.lowerBound..<tokens[index - 1].range.upperBound, children: [base, key])
+        }
         guard current.kind == .leftParen else {
             return ExpressionNode(.name(segments), range: range)
         }

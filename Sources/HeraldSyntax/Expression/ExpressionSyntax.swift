@@ -18,6 +18,8 @@ public struct ExpressionNode: Sendable, Hashable {
         case conditional(ExpressionNode, ExpressionNode, ExpressionNode)
         /// `name(arguments)`; `name` may be dotted (`a.b(…)`), which the checker rejects.
         case call(name: String, nameRange: Range<Int>, arguments: [ExpressionNode])
+        /// `name[key]`: a keyed lookup in a map field (`state.sessions.status[params.sessionId]`).
+        case index(ExpressionNode, key: ExpressionNode)
     }
 
     public var kind: Kind
