@@ -102,6 +102,13 @@ enum ExpressionEvaluator {
             return { .int($0.sent(target, within: window)) }
         case .sentWithStatuses(let target, let window, let statuses):
             return { .int($0.sent(target, within: window, statuses: statuses)) }
+        case .sentSince(let target, let instant, let statuses):
+            let f = compile(instant)
+            return { context in
+                // An absent instant (an optional field) makes the count absent, like `since()`.
+                guard case .instant(let t) = f(context) else { return .null }
+                return .int(context.sent(target, after: t, statuses: statuses))
+            }
         }
     }
 

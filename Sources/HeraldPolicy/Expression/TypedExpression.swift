@@ -28,6 +28,9 @@ indirect enum TypedExpression: Sendable {
     case sent(String, SentWindow)
     /// `sent(target, window, [statuses])`.
     case sentWithStatuses(String, SentWindow, [String])
+    /// `sent(target, since(instant))` / `sent(target, since(instant), [statuses])`: the entries
+    /// after the instant an expression reads (a lapse measured from `state.lastActiveAt`).
+    case sentSince(String, TypedExpression, [String]?)
 }
 
 extension Value {
