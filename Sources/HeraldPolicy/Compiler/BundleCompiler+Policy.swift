@@ -149,11 +149,13 @@ extension Compilation {
 
 extension Compilation {
     /// A digest's `at`: `.some(seconds)` for a time of day, `.some(nil)` for `reminder_time`,
-    /// nil (H0217) for anything else.
+    /// nil for anything else: H0207 for a malformed time (`"9:00"`), H0217 for a word.
     mutating func digestTime(_ node: YAMLNode, digest: String) -> Int?? {
         guard let s = reader.scalar(node, what: "a digest's `at`") else { return nil }
         if s.value == "reminder_time" { return .some(nil) }
-        if let seconds = NodeReader.parseTimeOfDay(s.value) { return .some(seconds) }
+        if s.value.contains(where: { $0.isNumber || $0 == ":" }) {
+            return reader.timeOfDay(node, what: "a digest's `at`").map { .some($0) }
+        }
         reader.diagnostics.error(.digestInvalidAt,
                                  "digest `\(digest)` is delivered at `\(s.value)`, which is neither a time of day nor `reminder_time`",
                                  at: node.span, notes: [.init("write a quoted 24-hour time (`\"09:00\"`) or `reminder_time`, the user's own time")],

@@ -8,7 +8,7 @@ extension DiagnosticCode {
     public static let digestWeekWithoutDay = DiagnosticCode("H0214", "digest-week-without-day", "a digest with `every: week` names no weekday (`weekday: mon`)")
     public static let digestDayWithoutWeek = DiagnosticCode("H0215", "digest-day-without-week", "a digest names a weekday (`weekday:`) but is not weekly (`every: week`)")
     public static let digestUnknownWeekday = DiagnosticCode("H0216", "digest-unknown-weekday", "a digest's `weekday:` is not a day of the week (`mon` … `sun`)")
-    public static let digestInvalidAt = DiagnosticCode("H0217", "digest-invalid-at", "a digest's `at` is neither a time of day (`\"09:00\"`) nor `reminder_time`")
+    public static let digestInvalidAt = DiagnosticCode("H0217", "digest-invalid-at", "a digest's `at` is a word other than `reminder_time` (a time of day is `\"09:00\"`)")
     public static let digestMemberTwice = DiagnosticCode("H0218", "digest-member-twice", "a type listed in the `members` of two digests, or of a digest and a batch group")
     public static let exprDeliveryWithoutDelivery = DiagnosticCode("H0320", "expr-delivery-without-delivery", "`delivery.*` read where nothing is delivered (prompt rules, `badge`, a cap's `max`)")
 
