@@ -9,7 +9,9 @@ quiet-hours setting (the policy's `quietHours` section and `defaults.quietHours`
 `delivery: all`, each category's `keepChannels` and each word of the policy's `exemptions`
 lists, each `threadId` (of a type, a category, a batch group or a digest; not one equal to
 the default, the category's, group's or digest's own name), each digest's
-`single: summary` (back to the default `member`), each presentation key (`sound`, `actions`,
+`single: summary` (back to the default `member`), each digest schedule (`at: reminder_time`
+fixed at 19:00, `every: week` made daily, `weekday` moved a day, each `members` entry dropped),
+each `sent(…, since(…))` window widened to `lifetime`, each presentation key (`sound`, `actions`,
 `osChannel`, `relevance`, `payload`, `foreground`, a category's per-channel label, a badge tab, a batch's or
 digest's `interruption`; a `sound.when` dropped), `quietHours.during` and `provisional` deleted, each `dedupe.by: content` (back to the key), each declared preference's `allowed` list and
 the default of each one some rule reads as `prefs.<name>` (a bool negated, an int without
@@ -36,6 +38,9 @@ import tempfile
 import yaml
 
 # `{name, time[, style]}` / `{name, date[, style]}` in copy (docs/templates.md).
+# A `sent()` window measured from an instant: `, since(state.path)` (docs/language.md).
+SINCE_WINDOW = re.compile(r",\s*since\(\s*[A-Za-z0-9_.]+\s*\)")
+WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 FORMAT = re.compile(r"\{\s*([A-Za-z0-9_]+)\s*,\s*(time|date)\s*(?:,\s*([A-Za-z0-9]+)\s*)?\}")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -175,6 +180,38 @@ def mutations(catalog_dir, policy_dir):
                     def mutate(d, n=name):
                         del d["digests"][n]["single"]
                     found.append((f"delete `single: summary` of digest `{name}`", path, mutate))
+                # Issue 18 digest schedules (P8): `at: reminder_time` fixed at 19:00 (the usual
+                # default reminder time), a weekly digest made daily, its weekday moved a day, each
+                # member dropped.
+                if section == "digests" and isinstance(body, dict):
+                    if body.get("at") == "reminder_time":
+                        def mutate(d, n=name):
+                            d["digests"][n]["at"] = "19:00"
+                        found.append((f"fix `at: reminder_time` of digest `{name}` at 19:00", path, mutate))
+                    if body.get("every") == "week":
+                        def mutate(d, n=name):
+                            del d["digests"][n]["every"]
+                            d["digests"][n].pop("weekday", None)
+                        found.append((f"make weekly digest `{name}` daily", path, mutate))
+                    if body.get("weekday") in WEEKDAYS:
+                        def mutate(d, n=name, w=WEEKDAYS[(WEEKDAYS.index(body["weekday"]) + 1) % 7]):
+                            d["digests"][n]["weekday"] = w
+                        found.append((f"move weekly digest `{name}` to the next weekday", path, mutate))
+                    for member in body.get("members") or []:
+                        def mutate(d, n=name, m=member):
+                            d["digests"][n]["members"].remove(m)
+                            if not d["digests"][n]["members"]:
+                                del d["digests"][n]["members"]
+                        found.append((f"drop member `{member}` of digest `{name}`", path, mutate))
+        # Issue 18 windows measured from an instant (P16): each `since(…)` window of `sent()` in a
+        # type's suppression rule widened to `lifetime`.
+        for type_id, body in (doc.get("types") or {}).items() if isinstance(doc.get("types"), dict) else []:
+            for index, rule in enumerate((body or {}).get("suppress") or []) if isinstance(body, dict) else []:
+                if isinstance(rule, dict) and SINCE_WINDOW.search(str(rule.get("when", ""))):
+                    def mutate(d, t=type_id, i=index):
+                        rule = d["types"][t]["suppress"][i]
+                        rule["when"] = SINCE_WINDOW.sub(", lifetime", rule["when"])
+                    found.append((f"widen the `since(…)` window of `{type_id}.suppress[{index}]` to `lifetime`", path, mutate))
         # Issue 18 presentation keys (docs/seeds.md P14, P22, P24): each `sound`, `actions`,
         # `osChannel`, `relevance` and `payload` of a type or category, each per-channel category
         # label, each badge tab and each batch group's or digest's `interruption`, deleted; each

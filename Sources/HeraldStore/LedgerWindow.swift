@@ -14,7 +14,9 @@ public import HeraldPolicy
 /// Lifetime windows are not a number of seconds: the types a lifetime cap (or a lifetime
 /// `sent()`) counts are listed in `lifetimeTypes`, whose entries a store always reads and
 /// retention never deletes. A lifetime rule that counts every type makes `lookback` nil: the
-/// whole ledger is read and nothing is pruned.
+/// whole ledger is read and nothing is pruned. A `sent()` window measured from an instant
+/// (`sent(reactivation.nudge, since(state.engagement.lastActiveAt))`) has no length either: its
+/// target's types join `lifetimeTypes` the same way.
 public struct LedgerWindow: Sendable, Hashable {
     /// Seconds before the decided instant the policy can look back; nil: all of time.
     public var lookback: Int?
@@ -50,8 +52,10 @@ public struct LedgerWindow: Sendable, Hashable {
         }
         if let window = bundle.dedupe.window { builder.add(seconds: window) }
         for group in bundle.batching { builder.add(seconds: group.window) }
-        // A digest flushes at a local time within a day of its members.
+        // A digest flushes at a local time within a day of its members (a weekly one within a
+        // week; out of quiet hours is within the margin).
         if !bundle.digests.names.isEmpty { builder.add(seconds: 86_400) }
+        if bundle.digests.contains(where: { $0.weekday != nil }) { builder.add(seconds: 8 * 86_400) }
         self = builder.window
     }
 
@@ -133,6 +137,9 @@ public struct LedgerWindow: Sendable, Hashable {
 
         mutating func add(_ expression: CompiledExpression?) {
             guard let expression else { return }
+            // A window measured from an instant (`sent(t, since(state.lastActiveAt))`) has no
+            // length: like a lifetime count, its target's entries are read whatever their age.
+            if !expression.sinceTargets.isEmpty { addLifetime(expression.sinceTargets, byTypeOrCategory: true) }
             for window in expression.sentWindows {
                 switch window {
                 case .day: add(seconds: 2 * 86_400)

@@ -40,7 +40,7 @@ import HeraldSyntax
         #expect(b.defaults.reminderTime == 19 * 3600 && b.defaults.quietHours == QuietHoursWindow(start: 22 * 3600, end: 7 * 3600))
         #expect(b.defaults.maxPerDay == 2)
         #expect(b.batching["summary"]?.members.count == 4 && b.batching["summary"]?.window == 900)
-        #expect(b.digests["inbox_summary"]?.at == 19 * 3600)
+        #expect(b.digests["inbox_summary"]?.atReminderTime == true)
         #expect(b.priorities.count == 11 && b.priorities.first?.name == "N-BILLING-PAYMENT-FAILED")
         #expect(b.content.maxLength == 90 && b.content.banned.contains("you failed"))
         #expect(b.reasons.count == 18 && b.routes.count == 7 && b.categories.count == 6 && b.channels.count == 3)

@@ -15,6 +15,9 @@ final class DictionaryContext: EvaluationContext, @unchecked Sendable {
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
         sentCounts["\(target)/\(window)/\(statuses.joined(separator: ","))"] ?? 0
     }
+    func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int {
+        sentCounts["\(target)/after:\(instant)/\((statuses ?? []).joined(separator: ","))"] ?? 0
+    }
 }
 
 enum Fixture {
@@ -251,7 +254,7 @@ enum Fixture {
 
     @Test func everyCodeIsRegistered() {
         let ids = DiagnosticCode.all.map(\.id).filter { $0.hasPrefix("H03") }
-        #expect(ids == (1...20).map { $0 < 10 ? "H030\($0)" : "H03\($0)" })
+        #expect(ids == (1...22).map { $0 < 10 ? "H030\($0)" : "H03\($0)" })
     }
 }
 
@@ -289,6 +292,7 @@ enum Fixture {
             return base.value(at: path)
         }
         func sent(_ target: String, within window: SentWindow) -> Int { 0 }
+        func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int { 0 }
     }
 
     @Test func shortCircuit() {
@@ -319,6 +323,7 @@ enum Fixture {
             return [Value.int(5), .bool(true), .null][slot]
         }
         func sent(_ target: String, within window: SentWindow) -> Int { 0 }
+        func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int { 0 }
     }
 
     @Test func readsBoundToSlotsSkipThePathLookup() {

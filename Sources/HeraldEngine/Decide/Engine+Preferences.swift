@@ -107,6 +107,19 @@ extension Engine {
         return ledger.count(scope, statuses: wanted, in: zone.window(Self.window(window), containing: now))
     }
 
+    /// `sent(target, since(instant))`: the entries of a type or category delivering after
+    /// `instant` — those already sent and those scheduled ahead, so a bound per lapse holds for
+    /// notifications planned in advance — counted like `sent(target, window)`, or by status
+    /// when `statuses` is given. `now` is unused: the window ends with the ledger.
+    /// - Complexity: O(log h) (O(s log h) with s statuses) for h entries.
+    func sentCount(_ target: String, after instant: Int, statuses: [String]?, ledger: LedgerIndex, now: Int) -> Int {
+        guard instant < Int.max - 1 else { return 0 }
+        let range = (instant + 1) ..< Int.max
+        let scope: LedgerScope = bundle.types.contains(target) ? .type(target) : .category(target)
+        guard let statuses else { return ledger.count(scope, in: range) }
+        return ledger.count(scope, statuses: Set(statuses.compactMap(HistoryEntry.Status.init(rawValue:))), in: range)
+    }
+
     static func window(_ window: SentWindow) -> Window {
         switch window {
         case .day: .day

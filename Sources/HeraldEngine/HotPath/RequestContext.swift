@@ -244,6 +244,10 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
         engine.sentCount(target, within: window, statuses: statuses, ledger: ledger, zone: prefs.zone, now: judgedNow)
     }
+
+    func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int {
+        engine.sentCount(target, after: instant, statuses: statuses, ledger: ledger, now: judgedNow)
+    }
 }
 
 extension Engine {

@@ -133,4 +133,8 @@ final class PromptContext: EvaluationContext {
     func sent(_ target: String, within window: SentWindow) -> Int {
         engine.sentCount(target, within: window, ledger: ledger, zone: prefs.zone, now: now)
     }
+
+    func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int {
+        engine.sentCount(target, after: instant, statuses: statuses, ledger: ledger, now: now)
+    }
 }

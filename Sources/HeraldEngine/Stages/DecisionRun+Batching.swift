@@ -6,6 +6,14 @@ extension DecisionRun {
 
     mutating func checkBatching() -> Verdict? {
         guard table.batching != nil else {
+            // A digest's member is held for it on every decision (`digests.<name>.members`).
+            if let digest = table.digest {
+                let slot = digestSlot(digest, at: deliverAt)
+                batch = slot
+                let zone = zone
+                return Verdict(reason: .batched, citation: table.cite.batching,
+                               detail: .lazy { "held for digest `\(digest.name)`, flushes at \(TraceFormat.localClock(slot.flushAt, zone))" })
+            }
             step(.batching, .skip)
             return nil
         }
@@ -79,10 +87,24 @@ extension DecisionRun {
         return slot(t)
     }
 
-    /// A digest's slot: its next local time at or after `t`, keyed by that local date.
+    /// A digest's slot: the next occurrence at or after `t` of its time of day (`at`, or the
+    /// user's reminder time for `at: reminder_time`), on its weekday when it is weekly, keyed
+    /// by that local date, and flushed out of the user's quiet hours (docs/time.md § Digest
+    /// schedules). Gaps resolve forward and a repeated hour is delivered once, as for
+    /// `reminder_time`.
     func digestSlot(_ digest: Digest, at t: Int) -> Decision.Batch {
-        let flush = zone.nextOccurrence(of: digest.at / 60, atOrAfter: t)
-        let date = CivilDate(days: zone.localDate(of: flush))
+        let minute = (digest.atReminderTime ? context.prefs.reminderTime : digest.at) / 60
+        var slot = zone.nextOccurrence(of: minute, atOrAfter: t)
+        if let weekday = digest.weekday,
+           let weekly = zone.nextOccurrence(of: minute, on: Weekdays(weekday: weekday), atOrAfter: t) {
+            slot = weekly
+        }
+        let date = CivilDate(days: zone.localDate(of: slot))
+        var flush = slot
+        if let q = context.prefs.quietHours {
+            let hours = QuietHours(start: q.start / 60, end: q.end / 60)
+            if !hours.isEmpty { flush = zone.deferOutOfQuietHours(slot, hours) }
+        }
         return Decision.Batch(group: digest.name, key: "\(digest.name):\(context.userID):\(date)", flushAt: flush)
     }
 }

@@ -17,6 +17,9 @@ final class TypeTable: Sendable {
     let quietHoursSource: SourceSpan?
     /// The batch group the type belongs to, as a reference (the stage reads it, never copies it).
     let batching: BatchPlan?
+    /// The digest whose `members` list the type (held for it on every decision); nil for
+    /// every other type, which then pays nothing for digest schedules.
+    let digest: Digest?
     /// The link's URL template (its route's), when the type has a link whose route compiled.
     let linkURL: RouteTemplate?
     /// The link rendered once, when no binding depends on the request (plain-text bindings).
@@ -179,6 +182,7 @@ final class TypeTable: Sendable {
         let quietHoursByExemption = type.timing.quietHours == nil && names.isDisjoint(with: bundle.quietHours.bypass)
             && type.critical && bundle.exemptions.critical.contains(.quietHours)
         let batchGroup = bundle.batching.first { $0.members.contains(type.id) }
+        let digestGroup = batchGroup == nil ? bundle.digests.first { $0.members.contains(type.id) } : nil
         linkURL = type.link.flatMap { bundle.routes[$0.route]?.url }
         if let link = type.link, let url = linkURL, link.bindings.allSatisfy(\.value.isLiteral) {
             staticLink = Engine.renderLink(link, url: url) { _ in nil }
@@ -280,7 +284,8 @@ final class TypeTable: Sendable {
                                     at: quietHoursSource ?? type.span),
             expires: citing.cite("\(id).timing.expires", at: keys["timing.expires"] ?? type.span),
             past: citing.cite("\(id).timing.past", at: keys["timing.past"] ?? type.span),
-            batching: citing.cite(batchGroup.map { "batching.\($0.name)" } ?? "", at: batchGroup?.span),
+            batching: citing.cite(batchGroup.map { "batching.\($0.name)" } ?? digestGroup.map { "digests.\($0.name)" } ?? "",
+                                  at: batchGroup?.span ?? digestGroup?.span),
             provisional: citing.cite("provisional", at: bundle.provisionalSpan))
         var suppressCitations: [TableCitation] = []
         for rule in suppress { suppressCitations.append(citing.cite(rule.id, at: rule.span)) }
@@ -329,6 +334,7 @@ final class TypeTable: Sendable {
         batchMembers = members
         policy = Decision.Policy(name: bundle.name, digest: bundle.digest)
         batching = batchGroup.map(BatchPlan.init)
+        digest = digestGroup
     }
 
     /// The scopes of a global, type or category cap for `type` (they depend only on the bundle).

@@ -73,13 +73,18 @@ extension Compilation {
             let name = pair.key.value
             reader.checkIdentifier(name, at: pair.key.span, what: "digest")
             guard let f = reader.fields(pair.value, LanguageKeys.digest, owner: name, ownerSpan: pair.key.span) else { continue }
-            let at = f["at"].flatMap { reader.timeOfDay($0, what: "a digest's `at`") }
+            let at = f["at"].flatMap { digestTime($0, digest: name) }
             let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: groupCopy) }
             let link = f["link"].flatMap { compileLink($0, allowed: groupCopy) }
             let single = f["single"].flatMap { reader.enumValue($0, what: "a digest's `single`", as: Digest.Single.self) } ?? .member
             let threadId = f["threadId"].flatMap { template($0, what: "a digest's `threadId`", allowed: groupThread) }
+            let weekday = digestSchedule(every: f["every"], on: f["weekday"], digest: name)
+            let members = digestMembers(f["members"], digest: name, batching: policy.batching, digests: policy.digests)
             guard let at else { continue }
-            var digest = Digest(name: name, at: at, copy: copy, link: link, single: single, threadId: threadId, span: pair.key.span)
+            var digest = Digest(name: name, at: at ?? 0, copy: copy, link: link, single: single, threadId: threadId, span: pair.key.span)
+            digest.atReminderTime = at == nil
+            digest.weekday = weekday
+            digest.members = members
             digest.interruption = f["interruption"].flatMap { reader.enumValue($0, what: "a digest's `interruption`", as: Interruption.self) }
             policy.digests.insert(digest, named: name)
         }
@@ -137,5 +142,74 @@ extension Compilation {
         if let n = f["maxPerDay"], let max = reader.int(n, what: "`defaults.maxPerDay`") { defaults.maxPerDay = max }
         if let n = f["pausedAll"], let b = reader.bool(n, what: "`defaults.pausedAll`") { defaults.pausedAll = b }
         return defaults
+    }
+}
+
+// MARK: Digest schedules (P8): `at: reminder_time`, `every: day | week`, `weekday: <day>`, `members`
+
+extension Compilation {
+    /// A digest's `at`: `.some(seconds)` for a time of day, `.some(nil)` for `reminder_time`,
+    /// nil for anything else: H0207 for a malformed time (`"9:00"`), H0217 for a word.
+    mutating func digestTime(_ node: YAMLNode, digest: String) -> Int?? {
+        guard let s = reader.scalar(node, what: "a digest's `at`") else { return nil }
+        if s.value == "reminder_time" { return .some(nil) }
+        if s.value.contains(where: { $0.isNumber || $0 == ":" }) {
+            return reader.timeOfDay(node, what: "a digest's `at`").map { .some($0) }
+        }
+        reader.diagnostics.error(.digestInvalidAt,
+                                 "digest `\(digest)` is delivered at `\(s.value)`, which is neither a time of day nor `reminder_time`",
+                                 at: node.span, notes: [.init("write a quoted 24-hour time (`\"09:00\"`) or `reminder_time`, the user's own time")],
+                                 suggestion: Suggestions.closest(to: s.value, in: ["reminder_time"]))
+        return nil
+    }
+
+    /// The weekday (1 = Monday … 7 = Sunday) of a weekly digest, nil for a daily one; a weekly
+    /// digest without `weekday` is H0214, `weekday` on a daily digest H0215, an unknown day H0216.
+    mutating func digestSchedule(every: YAMLNode?, on: YAMLNode?, digest: String) -> Int? {
+        let weekly = every.flatMap { reader.word($0, what: "a digest's `every`", allowed: ["day", "week"]) } == "week"
+        var weekday: Int?
+        if let on, let s = reader.scalar(on, what: "a digest's `weekday`") {
+            let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+            if let index = days.firstIndex(of: s.value) {
+                weekday = index + 1
+            } else {
+                reader.diagnostics.error(.digestUnknownWeekday, "digest `\(digest)` is delivered on `\(s.value)`, which is not a weekday",
+                                         at: on.span, notes: [.init("weekdays are written `mon`, `tue`, `wed`, `thu`, `fri`, `sat`, `sun`")],
+                                         suggestion: days.contains(String(s.value.lowercased().prefix(3)))
+                                             ? String(s.value.lowercased().prefix(3)) : Suggestions.closest(to: s.value, in: days))
+            }
+            if !weekly {
+                reader.diagnostics.error(.digestDayWithoutWeek, "digest `\(digest)` names a weekday but is not weekly",
+                                         at: on.span, notes: [.init("add `every: week`, or remove `weekday` for a daily digest")])
+                return nil
+            }
+        }
+        if weekly, on == nil, let every {
+            reader.diagnostics.error(.digestWeekWithoutDay, "weekly digest `\(digest)` names no weekday",
+                                     at: every.span, notes: [.init("add the day it is delivered, such as `weekday: mon`")])
+        }
+        return weekly ? weekday : nil
+    }
+
+    /// The types a digest holds on every decision: known types, each in at most one digest
+    /// or batch group (H0218).
+    mutating func digestMembers(_ node: YAMLNode?, digest: String, batching: NamedTable<BatchGroup>, digests: NamedTable<Digest>) -> [String] {
+        guard let node, let names = reader.names(node, what: "`members`") else { return [] }
+        if names.isEmpty, node.sequence != nil {
+            reader.diagnostics.error(.emptyList, "digest `\(digest)` has no members", at: node.span)
+        }
+        var members: [String] = []
+        for (member, span) in names where reference(member, at: span, in: typeNames, code: .unknownType, what: "type") {
+            if let group = batching.first(where: { $0.members.contains(member) }) {
+                reader.diagnostics.error(.digestMemberTwice, "`\(member)` is a member of digest `\(digest)` and of batch group `\(group.name)`",
+                                         at: span, notes: [.init("a notification is held for one group: keep it in one of them")])
+            } else if let other = digests.first(where: { $0.members.contains(member) }) {
+                reader.diagnostics.error(.digestMemberTwice, "`\(member)` is a member of digests `\(other.name)` and `\(digest)`",
+                                         at: span, notes: [.init("a notification is held for one group: keep it in one of them")])
+            } else if !members.contains(member) {
+                members.append(member)
+            }
+        }
+        return members
     }
 }

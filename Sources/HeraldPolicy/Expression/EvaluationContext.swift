@@ -14,6 +14,10 @@ public protocol EvaluationContext: AnyObject {
     /// `sent(target, window, [statuses])`: like `sent(_:within:)`, counting only ledger entries
     /// whose status is one of `statuses` (`opened`, `dismissed`, …).
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int
+    /// `sent(target, since(instant))`: the entries of a type or category delivering after
+    /// `instant` (`instant < e`, those scheduled ahead included); with `statuses`, only entries
+    /// whose status is one of them, else those `sent(_:within:)` counts.
+    func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int
     /// The instant `since()` measures to: `now`, or the delivery instant for a type judged at
     /// delivery (`timing.judgedAt`). The default reads `value(at: ["now"])`.
     func sinceInstant() -> Value?

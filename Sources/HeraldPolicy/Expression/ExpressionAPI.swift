@@ -85,6 +85,9 @@ public struct CompiledExpression: Sendable {
     public var requiredPaths: [[String]] { storage.requiredPaths }
     /// The window of each `sent()` call the expression makes (how far back it reads the ledger).
     public var sentWindows: [SentWindow] { storage.sentWindows }
+    /// The targets of the expression's `sent(target, since(…))` calls (windows measured from
+    /// an instant: a store keeps these targets' entries whatever their age).
+    public var sinceTargets: [String] { storage.sinceTargets }
     /// Immutable and shared: copying an expression (as rules and decisions do) is one
     /// reference count. Package access: the engine's hot path holds evaluators without
     /// counting references (`HeraldEngine/HotPath/UnownedExpression.swift`).
@@ -97,6 +100,7 @@ public struct CompiledExpression: Sendable {
         let referencedPaths: [[String]]
         let requiredPaths: [[String]]
         let sentWindows: [SentWindow]
+        let sinceTargets: [String]
         package let evaluation: ExpressionEvaluation
         /// For a `bool` expression, its truth computed without building values for its logic
         /// (`ExpressionEvaluator.compileBool`); else `evaluation`'s `.isTrue`.
@@ -105,10 +109,11 @@ public struct CompiledExpression: Sendable {
         /// `truth` is not optional: a closure kept in an optional is stored maximally
         /// abstracted, and calling it would go through two reabstraction thunks.
         init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
-             requiredPaths: [[String]], sentWindows: [SentWindow], evaluation: @escaping ExpressionEvaluation,
+             requiredPaths: [[String]], sentWindows: [SentWindow], sinceTargets: [String], evaluation: @escaping ExpressionEvaluation,
              truth: @escaping BoolEvaluation) {
             self.truth = truth
             self.sentWindows = sentWindows
+            self.sinceTargets = sinceTargets
             self.source = source
             self.span = span
             self.type = type
@@ -125,10 +130,11 @@ public struct CompiledExpression: Sendable {
     }
 
     init(source: String, span: SourceSpan, type: ValueType, referencedPaths: [[String]],
-         requiredPaths: [[String]], sentWindows: [SentWindow] = [], evaluation: @escaping ExpressionEvaluation,
+         requiredPaths: [[String]], sentWindows: [SentWindow] = [], sinceTargets: [String] = [], evaluation: @escaping ExpressionEvaluation,
          truth: @escaping BoolEvaluation) {
         storage = Storage(source: source, span: span, type: type, referencedPaths: referencedPaths,
-                          requiredPaths: requiredPaths, sentWindows: sentWindows, evaluation: evaluation, truth: truth)
+                          requiredPaths: requiredPaths, sentWindows: sentWindows, sinceTargets: sinceTargets,
+                          evaluation: evaluation, truth: truth)
     }
 
     /// Evaluates; total (never traps: division by zero and the like have defined results).
@@ -188,7 +194,7 @@ public enum ExpressionCompiler {
         return CompiledExpression(
             source: scalar.value, span: span, type: checked.type,
             referencedPaths: checker.paths, requiredPaths: checker.requiredPaths,
-            sentWindows: checker.sentWindows, evaluation: evaluation, truth: truth)
+            sentWindows: checker.sentWindows, sinceTargets: checker.sinceTargets, evaluation: evaluation, truth: truth)
     }
 
     /// Parses and checks `text` as if it were a plain YAML scalar starting at `start`

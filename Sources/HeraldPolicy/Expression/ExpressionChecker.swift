@@ -15,6 +15,9 @@ struct ExpressionChecker {
     private(set) var requiredPaths: [[String]] = []
     /// The windows of every `sent()` call, in order (a store reads this much of the ledger).
     private(set) var sentWindows: [SentWindow] = []
+    /// The targets of every `sent(target, since(…))` call: a window measured from an instant
+    /// has no length, so a store keeps these targets' entries whatever their age.
+    private(set) var sinceTargets: [String] = []
     private var seen: Set<[String]> = []
 
     static let functions = ["has", "since", "size", "time", "date", "min", "max", "abs", "sent"]
@@ -552,7 +555,28 @@ struct ExpressionChecker {
                 target = nil
             }
             var window: SentWindow?
+            var since: TypedExpression?
             switch arguments[1].kind {
+            case .call(name: "since", _, let sinceArguments):
+                // A window measured from an instant the user's data holds (P16: a lapse since
+                // `state.lastActiveAt`). docs/language.md § Functions, docs/time.md § Windows.
+                guard arity("since", 1, sinceArguments, arguments[1]) else { return nil }
+                let instant = sinceArguments[0]
+                guard case .name(let segments) = instant.kind, let root = segments.first?.name,
+                      ["state", "user", "params"].contains(root) else {
+                    error(.exprSinceWindowNotField,
+                          "the window `\(text(arguments[1].range))` is not measured from a field: write `since(state.<path>)` (or `user.`, `params.`)",
+                          instant.range)
+                    return nil
+                }
+                guard let checked = check(instant, known) else { return nil }
+                guard checked.type == .instant else {
+                    error(.exprSinceWindowNotInstant,
+                          "`sent()` counts since `\(text(instant.range))`, which is of type `\(checked.type)`, not `instant`",
+                          instant.range)
+                    return nil
+                }
+                since = checked.expression
             case .name(let segments) where segments.count == 1 && Self.windows[segments[0].name] != nil:
                 window = Self.windows[segments[0].name]
             case .duration(let seconds) where seconds > 0:
@@ -560,7 +584,7 @@ struct ExpressionChecker {
             default:
                 let written = text(arguments[1].range)
                 error(.exprInvalidSentWindow,
-                      "`\(written)` is not a window of `sent()`: use `day`, `week`, `calendar_week`, `month`, `lifetime` or a duration such as `48h`",
+                      "`\(written)` is not a window of `sent()`: use `day`, `week`, `calendar_week`, `month`, `lifetime`, a duration such as `48h` or `since(state.<instant>)`",
                       arguments[1].range, suggestion: Suggestions.closest(to: written, in: Self.windows.keys))
             }
             if let window { sentWindows.append(window) }
@@ -591,6 +615,10 @@ struct ExpressionChecker {
                     statuses = nil
                 }
                 if statuses == nil { return nil }
+            }
+            if let target, let since {
+                sinceTargets.append(target)
+                return Checked(expression: .sentSince(target, since, statuses), type: .int)
             }
             guard let target, let window else { return nil }
             if let statuses { return Checked(expression: .sentWithStatuses(target, window, statuses), type: .int) }

@@ -114,6 +114,13 @@ enum ExpressionEvaluator {
                 if case .null = f(context) { return .bool(false) }
                 return .bool(true)
             }
+        case .sentSince(let target, let instant, let statuses):
+            let f = compile(instant)
+            return { context in
+                // An absent instant (an optional field) makes the count absent, like `since()`.
+                guard case .instant(let t) = f(context) else { return .null }
+                return .int(context.sent(target, after: t, statuses: statuses))
+            }
         }
     }
 

@@ -32,6 +32,9 @@ indirect enum TypedExpression: Sendable {
     case index(TypedExpression, key: TypedExpression)
     /// `has(map[key])`: whether the entry is present.
     case present(TypedExpression)
+    /// `sent(target, since(instant))` / `sent(target, since(instant), [statuses])`: the entries
+    /// after the instant an expression reads (a lapse measured from `state.lastActiveAt`).
+    case sentSince(String, TypedExpression, [String]?)
 }
 
 extension Value {

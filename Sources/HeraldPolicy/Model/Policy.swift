@@ -88,11 +88,18 @@ public struct BatchGroup: Sendable, Hashable {
     }
 }
 
-/// One entry of `digests:`: a summary delivered at a local time.
+/// One entry of `digests:`: a summary delivered at a local time, daily or weekly on a weekday.
 public struct Digest: Sendable, Hashable {
     public var name: String
-    /// Seconds since local midnight.
+    /// Seconds since local midnight (unused when `atReminderTime`).
     public var at: Int
+    /// `at: reminder_time`: the user's own reminder time (`prefs.reminderTime`) instead of `at`.
+    public var atReminderTime = false
+    /// `every: week, on: <weekday>`: the weekday (1 = Monday … 7 = Sunday) of a weekly digest;
+    /// nil: daily.
+    public var weekday: Int?
+    /// `members:` — types held for the digest on every decision (not only over a cap).
+    public var members: [String] = []
     public var copy: Copy?
     public var link: Link?
     /// What a digest holding one notification delivers: that notification (`member`, the

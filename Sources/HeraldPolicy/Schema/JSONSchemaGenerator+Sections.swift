@@ -341,7 +341,11 @@ extension JSONSchemaGenerator {
                 ("per", anyOf([enumeration(LanguageKeys.capWindows), ref("duration")], "The window, as a cap's `per`.")),
             ], required: ["max", "per"], description: "A back-off's cap.")),
             ("digest", record([
-                ("at", ref("timeOfDay", "The local time the digest is delivered (required).")),
+                ("at", anyOf([ref("timeOfDay"), enumeration(["reminder_time"])],
+                             "The local time the digest is delivered (required): `HH:MM`, or `reminder_time` (the user's own time).")),
+                ("every", enumeration(["day", "week"], "How often the digest is delivered: `day` (default) or `week` (with `on`).")),
+                ("weekday", ref("weekday", "The weekday of a weekly digest (required with `every: week`, only with it).")),
+                ("members", list(ref("identifier"), "Types held for the digest on every decision (not only over a cap); each type in one digest or batch group.", minItems: 1)),
                 ("copy", ref("copy", "The digest's text (required); may use `{count}` and `{first}`.")),
                 ("link", ref("link", "Where tapping the digest leads.")),
                 ("single", enumeration(["member", "summary"], "With one member: deliver it (`member`, default) or the digest's own copy (`summary`).")),
