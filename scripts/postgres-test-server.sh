@@ -3,6 +3,8 @@
 #
 #   eval "$(scripts/postgres-test-server.sh start [DIR])"   # exports HERALD_TEST_POSTGRES_URL
 #   scripts/postgres-test-server.sh stop DIR                 # stops it and deletes DIR
+#   scripts/postgres-test-server.sh restart DIR [SECONDS]    # stops it (fast: sessions are cut),
+#                                                            # stays down SECONDS (default 5), starts it
 #
 # `start` makes a new cluster in DIR (default: a new /tmp/herald-pg.XXXXXX), listening on
 # 127.0.0.1 at the first free port from 54320 and on a Unix socket inside DIR only, so it never
@@ -17,7 +19,7 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: scripts/postgres-test-server.sh start [DIR] | stop DIR" >&2
+    echo "usage: scripts/postgres-test-server.sh start [DIR] | stop DIR | restart DIR [SECONDS]" >&2
     exit 64
 }
 
@@ -76,8 +78,10 @@ start() {
 
     for port in $(seq 54320 54420); do
         port_free "$port" || continue
+        # Kept for `restart`, which starts the same server again.
+        printf '%s\n' "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=200" >"$dir/options"
         if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-            -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=200" \
+            -o "$(cat "$dir/options")" \
             start >&2; then
             local url="postgres://herald:$password@127.0.0.1:$port/herald_test"
             PGPASSWORD=$password "$bin/psql" -q -h 127.0.0.1 -p "$port" -U herald -d postgres \
@@ -101,8 +105,19 @@ stop() {
     rm -rf "$dir"
 }
 
+# A server outage for fault tests: the sessions are cut (`-m fast`), nothing listens for
+# SECONDS, then the same server starts again on the same port with the same data.
+restart() {
+    local dir=${1:-} seconds=${2:-5}
+    [[ -n $dir && -d $dir/data && -f $dir/options ]] || usage
+    as_owner "$(bindir)/pg_ctl" -D "$dir/data" -m fast -w stop >&2
+    sleep "$seconds"
+    as_owner "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$(cat "$dir/options")" start >&2
+}
+
 case ${1:-} in
     start) start "${2:-}" ;;
     stop) stop "${2:-}" ;;
+    restart) restart "${2:-}" "${3:-5}" ;;
     *) usage ;;
 esac
