@@ -64,7 +64,7 @@ let serverTargets: [Target] = [
     .testTarget(
         name: "HeraldServeTests",
         dependencies: [
-            "HeraldServe", "HeraldEngine", "HeraldStore", "HeraldSQLite",
+            "HeraldServe", "HeraldEngine", "HeraldStore", "HeraldSQLite", "herald",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]

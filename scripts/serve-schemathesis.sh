@@ -16,7 +16,7 @@ done
 curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$log" >&2; exit 1; }
 timeout 170 schemathesis run docs/openapi.yaml \
     --url "http://127.0.0.1:$port" \
-    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,unsupported_method,allow_header_conformance \
     --max-examples "${MAX_EXAMPLES:-25}" \
     --request-timeout 5 \
     --no-color

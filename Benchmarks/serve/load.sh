@@ -8,6 +8,11 @@
 #                                              # the ledger that the daily hard cap (10) was never exceeded
 #   Benchmarks/serve/load.sh kill9     sqlite:PATH  # kill -9 mid-load, restart; every answered decision in the ledger
 #   Benchmarks/serve/load.sh reload    STORE   # a broken policy pushed mid-load: no request fails
+#   Benchmarks/serve/load.sh pgshare   postgres://…  # TWO servers on one PostgreSQL, 32 connections each
+#                                                    # deciding for ONE user; the ledger holds the hard cap
+#   Benchmarks/serve/load.sh pgrestart postgres://… PGDIR  # PostgreSQL (scripts/postgres-test-server.sh,
+#                                                    # its directory) restarted mid-load: 503 + Retry-After
+#                                                    # meanwhile, then answers again without a server restart
 #
 # STORE is `memory:`, `sqlite:/tmp/x.db` or `postgres://…`. HERALD_BIN overrides the binary
 # (default .build/release/herald), DURATION the seconds of each run (default 10).
@@ -20,8 +25,11 @@ PORT=${PORT:-18080}
 LUA=Benchmarks/serve/decide.lua
 WORK=$(mktemp -d)
 SERVER=""
+OTHER=""   # a second server (pgshare)
 cleanup() {
-    if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; fi
+    for pid in $SERVER $OTHER; do
+        if kill -0 "$pid" 2>/dev/null; then kill "$pid"; wait "$pid" 2>/dev/null || true; fi
+    done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -44,7 +52,7 @@ cp -r catalog/handz "$WORK/catalog/handz"
 cp -r policies/handz "$WORK/policies/handz"
 rm -rf "$WORK/policies/handz/tests"
 
-mode=${1:?mode: peak, rate, onecap, kill9 or reload}
+mode=${1:?mode: peak, rate, onecap, kill9, reload, pgshare or pgrestart}
 case $mode in
 peak)
     store=${2:?store URL}
@@ -87,6 +95,70 @@ p = json.load(sys.stdin)["policies"][0]
 assert p["serving"] and not p["lastLoad"]["ok"], p
 print("reload: broken policy refused, last good digest", p["digest"], "still serving;", len(p["lastLoad"]["errors"]), "errors")'
     grep -q "non2xx=0 socket_errors=0" "$WORK/result" || { echo "error: requests failed during the reload" >&2; exit 1; }
+    ;;
+pgshare)
+    store=${2:?postgres URL}
+    start "$store"
+    OTHER=$SERVER
+    PORT=$((PORT + 1))
+    start "$store"
+    curl -fsS -X DELETE "http://127.0.0.1:$PORT/v1/users/u-0" >/dev/null   # a clean ledger for the user
+    HERALD_USERS=1 wrk -t1 -c32 -d"${DURATION}s" -s "$LUA" "http://127.0.0.1:$((PORT - 1))" | grep RESULT | sed 's/^/server 1: /' &
+    first=$!
+    HERALD_USERS=1 wrk -t1 -c32 -d"${DURATION}s" -s "$LUA" "http://127.0.0.1:$PORT" | grep RESULT | sed 's/^/server 2: /'
+    wait $first
+    curl -fsS "http://127.0.0.1:$PORT/v1/users/u-0/ledger" > "$WORK/ledger.json"
+    python3 Benchmarks/serve/check-cap.py "$WORK/ledger.json" 10
+    ;;
+pgrestart)
+    store=${2:?postgres URL}; pgdir=${3:?the test server directory (HERALD_TEST_POSTGRES_DIR)}
+    start "$store"
+    HERALD_USERS=1000 wrk -t1 -c16 -d"${DURATION}s" --timeout 15s -s "$LUA" "http://127.0.0.1:$PORT" | grep RESULT > "$WORK/wrk" &
+    client=$!
+    # A probe beside the load: one decide every 100 ms; its time, status, Retry-After and error code.
+    template='{"type":"N-INBOX-NEW-IMPORT","at":"2026-03-08T17:45:00Z","now":"2026-03-08T17:45:02Z","user":{"id":"%s","account":true,"tier":"pro","credits":0},"prefs":{"timezone":"Europe/Berlin","quietHours":{"start":"22:00","end":"07:00"},"maxPerDay":2},"permission":"granted","state":{"maintenance":{"dueToday":0,"overdue":0,"openedToday":false,"queueSize":0,"weeklyCapacity":10},"inbox":{"unread":3,"blockedSenders":[]},"billing":{"issue":false,"trialStatus":"none"},"account":{"emailVerified":true,"createdAt":"2025-11-02T10:00:00Z"}},"params":{"importId":"%s","senderId":"s1","senderName":"Ana","flowName":"Flow","abuseFlagged":false}}'
+    (
+        n=0
+        while [ ! -e "$WORK/probe.stop" ]; do
+            n=$((n + 1))
+            # shellcheck disable=SC2059
+            body=$(printf "$template" "probe-$((n % 50))" "probe-imp-$n-$RANDOM")
+            status=$(curl -sS -m 15 -o "$WORK/probe.body" -D "$WORK/probe.head" -w '%{http_code}' -H 'Content-Type: application/json' \
+                --data-binary "$body" "http://127.0.0.1:$PORT/v1/policies/handz/decide" 2>/dev/null || true)
+            retry=$(tr -d '\r' < "$WORK/probe.head" 2>/dev/null | sed -n 's/^[Rr]etry-[Aa]fter: //p')
+            code=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("error",{}).get("code","-"))' "$WORK/probe.body" 2>/dev/null || echo -)
+            echo "$(date +%s.%N) ${status:-000} ${retry:--} $code" >> "$WORK/probe"
+            rm -f "$WORK/probe.body" "$WORK/probe.head"
+            sleep 0.1
+        done
+    ) &
+    probe=$!
+    sleep 3
+    down=$(date +%s.%N)
+    scripts/postgres-test-server.sh restart "$pgdir" 5 2>>"$WORK/pg.log"
+    up=$(date +%s.%N)
+    wait $client || true
+    touch "$WORK/probe.stop"; wait $probe || true
+    cat "$WORK/wrk"
+    python3 - "$WORK/probe" "$down" "$up" <<'PY'
+import sys
+from collections import Counter
+rows = [line.split() for line in open(sys.argv[1])]
+down, up = float(sys.argv[2]), float(sys.argv[3])
+bad = [r for r in rows if r[1] not in ("200", "503") or (r[1] == "503" and r[2] == "-")]
+during = Counter(f"{r[1]} {r[3]} retry-after={r[2]}" for r in rows if down <= float(r[0]) <= up)
+after = [float(r[0]) for r in rows if float(r[0]) > up and r[1] == "200"]
+recovered = min(after) - up if after else None
+failing_after = [r for r in rows if after and float(r[0]) > min(after) and r[1] != "200"]
+print(f"pgrestart: {len(rows)} probes; from the stop to the start again ({up - down:.1f} s): {dict(during)}")
+print("pgrestart: first 200 after PostgreSQL was back: " + (f"{recovered:.2f} s" if recovered is not None else "never"))
+if failing_after:
+    print(f"pgrestart: {len(failing_after)} probes failed after the first 200: {failing_after[:3]}", file=sys.stderr)
+if bad:
+    print(f"pgrestart: {len(bad)} answers neither 200 nor 503 with Retry-After: {bad[:5]}", file=sys.stderr)
+ok = not bad and recovered is not None and not failing_after and any(k.startswith("503") for k in during)
+sys.exit(0 if ok else 1)
+PY
     ;;
 *)
     echo "unknown mode $mode" >&2; exit 64 ;;

@@ -15,6 +15,8 @@ public struct APIError: Error, Sendable, Equatable, HTTPResponseError {
     public var field: String?
     /// Seconds a client should wait before retrying (503 only).
     public var retryAfter: Int?
+    /// The methods the path allows (405 only): the `Allow` header.
+    public var allow: [HTTPRequest.Method]?
 
     public init(_ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.status = status
@@ -28,6 +30,7 @@ public struct APIError: Error, Sendable, Equatable, HTTPResponseError {
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         if let retryAfter { fields[.retryAfter] = String(retryAfter) }
+        if let allow { fields[.allow] = allow.map(\.rawValue).joined(separator: ", ") }
         return fields
     }
 
@@ -47,6 +50,15 @@ public struct APIError: Error, Sendable, Equatable, HTTPResponseError {
 extension APIError {
     static func notFound(_ path: String) -> APIError {
         APIError(.notFound, code: "not_found", message: "no route for `\(path)`")
+    }
+
+    /// A known route asked with a method it does not serve.
+    static func methodNotAllowed(_ method: HTTPRequest.Method, path: String, allow: [HTTPRequest.Method]) -> APIError {
+        var error = APIError(.methodNotAllowed, code: "method_not_allowed",
+                             message: "`\(method.rawValue)` is not allowed on `\(path)`; use \(allow.map { "`\($0.rawValue)`" }.joined(separator: " or "))",
+                             field: "method")
+        error.allow = allow
+        return error
     }
 
     static func unknownPolicy(_ name: String, known: [String]) -> APIError {

@@ -6,7 +6,8 @@ import NIOCore
 
 /// The outermost middleware: gives the request an id (the client's `X-Request-Id` when it is short
 /// and printable, else a fresh one), puts it in the logger's metadata and the response's header,
-/// turns every error into the `{"error": …}` JSON of `APIError` (a 4xx,
+/// turns every error into the `{"error": …}` JSON of `APIError` (a 4xx: a known path asked with
+/// another method is 405 with `Allow`,
 /// or 503 for the store and timeouts; an unexpected error is a 500 with no details and is logged),
 /// and counts the response in `herald_http_requests_total`.
 public struct RequestIDMiddleware: RouterMiddleware {
@@ -51,7 +52,8 @@ public struct RequestIDMiddleware: RouterMiddleware {
         case is NIOTooManyBytesError:
             apiError = .bodyTooLarge(limit: -1)
         case let error as HTTPError where error.status == .notFound:
-            apiError = .notFound(request.uri.path)
+            let allowed = RouteTable.served.methods(for: request.uri.path)
+            apiError = allowed.isEmpty ? .notFound(request.uri.path) : .methodNotAllowed(request.method, path: request.uri.path, allow: allowed)
         case let error as HTTPError:
             apiError = APIError(error.status, code: error.status.code < 500 ? "bad_request" : "internal", message: error.body ?? error.status.reasonPhrase.lowercased())
         default:

@@ -75,6 +75,7 @@ struct Serve: AsyncParsableCommand {
                 throw error
             }
             await store.close()
+            logger.notice("store closed; exiting")
         } catch let error as ServeSetupError {
             Terminal.writeError("error: \(error)\n")
             throw ExitCode(64)
