@@ -38,10 +38,20 @@ import Testing
 
 @Suite(.enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipNote))
 struct PostgresConnectionTests {
+    /// These tests check how a refusal is told, not how long a unit may wait: with the whole
+    /// suite running on two cores the store's default 10 s deadline once passed before the
+    /// refusal was read (the error was then the deadline's, H0706), so they wait longer.
+    static var patient: PostgresLedgerStore.Options {
+        var options = PostgresLedgerStore.Options()
+        options.timeout = .seconds(600)
+        options.connectTimeout = .seconds(600)
+        return options
+    }
+
     @Test func aServerThatIsNotThereIsAClearErrorNamingIt() async throws {
         // Port 1 on the loopback: nothing listens there; the connection is refused at once.
         let error = await #expect(throws: StoreError.self) {
-            try await PostgresLedgerStore(url: "postgres://herald:pw@127.0.0.1:1/herald_test?sslmode=disable")
+            try await PostgresLedgerStore(url: "postgres://herald:pw@127.0.0.1:1/herald_test?sslmode=disable", options: Self.patient)
         }
         #expect(error?.code == .unreachable)
         #expect(error?.message.hasPrefix("cannot connect to PostgreSQL at `postgres://herald@127.0.0.1:1/herald_test`") == true,
@@ -53,13 +63,13 @@ struct PostgresConnectionTests {
         let url = try #require(PostgresTestServer.url)
         var wrongPassword = try #require(URLParts(url))
         wrongPassword.password = "not-the-password"
-        let login = await #expect(throws: StoreError.self) { try await PostgresLedgerStore(url: wrongPassword.string) }
+        let login = await #expect(throws: StoreError.self) { try await PostgresLedgerStore(url: wrongPassword.string, options: Self.patient) }
         #expect(login?.code == .unreachable)
         #expect(login?.message.contains("refused the login") == true, "\(login?.message ?? "")")
         #expect(login?.message.contains("not-the-password") == false)
 
         let noDatabase = PostgresTestServer.replacingDatabase(in: url, with: "herald_no_such_database")
-        let missing = await #expect(throws: StoreError.self) { try await PostgresLedgerStore(url: noDatabase) }
+        let missing = await #expect(throws: StoreError.self) { try await PostgresLedgerStore(url: noDatabase, options: Self.patient) }
         #expect(missing?.code == .unreachable)
         #expect(missing?.message.contains("herald_no_such_database") == true, "\(missing?.message ?? "")")
     }
