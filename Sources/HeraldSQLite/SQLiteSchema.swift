@@ -42,6 +42,26 @@ enum SQLiteSchema {
                 CREATE INDEX response_recorded ON response (recorded_at);
                 """)
         }
+        migrator.registerMigration("v2-response-rowid") { db in
+            // Stored responses (~1-4 KB each) in a rowid table: a new one is appended at the end
+            // of the table instead of landing, with its overflow pages, at a random place of a
+            // tree ordered by user; only the small (user, request_key) index entry goes there.
+            try db.execute(sql: """
+                CREATE TABLE response_v2 (
+                    id INTEGER PRIMARY KEY,
+                    user TEXT NOT NULL,
+                    request_key TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    recorded_at INTEGER NOT NULL
+                );
+                INSERT INTO response_v2 (user, request_key, body, recorded_at)
+                    SELECT user, request_key, body, recorded_at FROM response ORDER BY recorded_at;
+                DROP TABLE response;
+                ALTER TABLE response_v2 RENAME TO response;
+                CREATE UNIQUE INDEX response_user_key ON response (user, request_key);
+                CREATE INDEX response_recorded ON response (recorded_at);
+                """)
+        }
         return migrator
     }()
 

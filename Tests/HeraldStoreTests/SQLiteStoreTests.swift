@@ -21,8 +21,49 @@ import Testing
         let reopened = DecisionRecorder(engine: engine, store: try SQLiteLedgerStore(path: path))
         #expect(try await reopened.ledger(user: "u1").map(\.entry.key) == ["ping:a"])
         #expect(try await reopened.decide(StoreFixtures.request(user: "u1", id: "b", at: StoreFixtures.monday), idempotencyKey: "k").replayed)
-        #expect(try sqlite(path, "SELECT identifier FROM grdb_migrations") == "v1-ledger")
+        #expect(try sqlite(path, "SELECT group_concat(identifier, ',') FROM (SELECT identifier FROM grdb_migrations ORDER BY rowid)")
+            == "v1-ledger,v2-response-rowid")
         #expect(try sqlite(path, "PRAGMA journal_mode") == "wal")
+    }
+
+    /// A file written by a Herald that knew only `v1-ledger` (responses in a `WITHOUT ROWID`
+    /// table): `v2-response-rowid` moves them, and a retry still gets the stored bytes.
+    @Test func migratesAVersion1FileKeepingItsRowsAndResponses() async throws {
+        let path = temporaryFile()
+        let at = StoreFixtures.monday
+        for statement in [
+            "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)",
+            "INSERT INTO grdb_migrations VALUES ('v1-ledger')",
+            """
+            CREATE TABLE entry (id INTEGER PRIMARY KEY, user TEXT NOT NULL, key TEXT NOT NULL, type TEXT NOT NULL,
+                subject TEXT, channel TEXT, deliver_at INTEGER NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('scheduled', 'delivered', 'opened', 'dismissed', 'cancelled')),
+                batch_key TEXT, recorded_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)
+            """,
+            "CREATE UNIQUE INDEX entry_live_key ON entry (user, key) WHERE status <> 'cancelled'",
+            "CREATE INDEX entry_user_deliver ON entry (user, deliver_at)",
+            "CREATE INDEX entry_deliver ON entry (deliver_at)",
+            """
+            CREATE TABLE response (user TEXT NOT NULL, request_key TEXT NOT NULL, body TEXT NOT NULL,
+                recorded_at INTEGER NOT NULL, PRIMARY KEY (user, request_key)) WITHOUT ROWID
+            """,
+            "CREATE INDEX response_recorded ON response (recorded_at)",
+            "INSERT INTO entry VALUES (1, 'u1', 'ping:a', 'ping', NULL, 'push', \(at), 'scheduled', NULL, \(at), \(at))",
+            "INSERT INTO response VALUES ('u1', 'k', '{\"stored\":\"by v1\"}', \(at))",
+        ] {
+            _ = try sqlite(path, statement)
+        }
+        let recorder = DecisionRecorder(engine: try StoreFixtures.engine(StoreFixtures.bundle(cap: 3)),
+                                        store: try SQLiteLedgerStore(path: path))
+        let retry = try await recorder.decide(StoreFixtures.request(user: "u1", id: "b", at: at), idempotencyKey: "k")
+        #expect(retry.replayed && retry.response == "{\"stored\":\"by v1\"}")
+        #expect(try await recorder.ledger(user: "u1").map(\.entry.key) == ["ping:a"])
+        #expect(try sqlite(path, "SELECT group_concat(identifier, ',') FROM (SELECT identifier FROM grdb_migrations ORDER BY rowid)")
+            == "v1-ledger,v2-response-rowid")
+        // A new response goes to the new table; its key is still unique per user.
+        _ = try await recorder.decide(StoreFixtures.request(user: "u1", id: "c", at: at), idempotencyKey: "k2")
+        #expect(try sqlite(path, "SELECT CAST(count(*) AS TEXT) FROM response") == "2")
+        #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
     }
 
     @Test func refusesASchemaWrittenByANewerHerald() async throws {

@@ -105,6 +105,7 @@ for run in runs {
     var latencies: [Double] = []
     latencies.reserveCapacity(run.decisions)
     var scheduled = 0
+    var responseBytes = 0
     let cpu0 = cpuSeconds()
     let wall0 = DispatchTime.now().uptimeNanoseconds
     for i in 0 ..< run.decisions {
@@ -117,14 +118,15 @@ for run in runs {
         let result = try await recorder.decide(request, idempotencyKey: useKeys ? "req-\(i)" : nil)
         latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
         if !result.recorded.isEmpty { scheduled += 1 }
+        responseBytes += result.response.utf8.count
     }
     let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9
     let cpu = cpuSeconds() - cpu0
     latencies.sort()
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     print(String(format: "rows %d users %d (seeded in %.1f s, %.0f MB): %d decide-and-record in %.2f s wall, %.2f s CPU; "
-                     + "%.0f/s wall, %.0f/s per CPU-second; %d recorded; latency ms p50 %.3f p90 %.3f p99 %.3f max %.2f",
+                     + "%.0f/s wall, %.0f/s per CPU-second; %d recorded; responses %d bytes on average; latency ms p50 %.3f p90 %.3f p99 %.3f max %.2f",
                  run.rows, run.users, seeded, Double(size) / 1e6, run.decisions, wall, cpu,
-                 Double(run.decisions) / wall, Double(run.decisions) / cpu, scheduled,
+                 Double(run.decisions) / wall, Double(run.decisions) / cpu, scheduled, responseBytes / run.decisions,
                  percentile(latencies, 0.5), percentile(latencies, 0.9), percentile(latencies, 0.99), latencies.last ?? 0))
 }
