@@ -16,6 +16,12 @@ extension DecisionRun {
                 batchSlot(plan, at: at, forced: false, collecting: nil, members: table.batchMembers)
             }
         }
+        if let opened = openedBatch {
+            let zone = zone
+            step(.batching, .pass, table.cite.batching,
+                 detail: .lazy { "opens `\(opened.key)` for its thread, delivered now; members until \(TraceFormat.localClock(opened.flushAt, zone)) join it" })
+            return nil
+        }
         if let slot = found {
             batch = slot
             let zone = zone
@@ -28,7 +34,9 @@ extension DecisionRun {
 
     /// The batch a member at `t` belongs to: an open batch of the group in the history whose
     /// window holds `t`; else (not forced) a new batch with a member scheduled within the
-    /// window; else (forced by a cap) a new batch starting at `t`.
+    /// window; else (forced by a cap) a new batch starting at `t`. In a `by: threadId` group
+    /// only the batches of the notification's thread count, and a member that finds none (not
+    /// forced) is scheduled alone and opens its thread's batch (`openedBatch`).
     ///
     /// A batch a cap forces (`collecting` is the cap's counting window) collects every member
     /// over that cap in the window: it joins a batch of the group that started in the same
@@ -44,11 +52,24 @@ extension DecisionRun {
                             members: borrowing [String]) -> Decision.Batch? {
         var best: Int?
         var collected: Int?
+        // `by: threadId`: the thread is part of the key, so only the thread's batches are seen.
+        let byThread = group.group.byThread
+        // Built only when needed: most decisions of a member type find no batch to look at.
+        var built: String?
+        func prefix() -> String {
+            if let built { return built }
+            let text = byThread ? "\(group.name):\(context.userID):\(threadID()):" : "\(group.name):\(context.userID):"
+            built = text
+            return text
+        }
         if ledger.hasBatches {
-            let prefix = "\(group.name):\(context.userID):"
+            let prefix = prefix()
             for key in ledger.batchKeys(withPrefix: prefix) {
                 guard let start = ContractTime.parseInstant(String(key.dropFirst(prefix.count))) else { continue }
-                if start <= t, t < start + group.window {
+                // A thread's batch is opened by a member delivered at once; a member decided
+                // before it (a plan decides by priority) joins it as well.
+                let opens = byThread ? t - group.window < start : start <= t
+                if opens, t < start + group.window {
                     best = Swift.min(best ?? Int.max, start)
                 } else if let range = collecting, range.contains(start), start <= t, !ledger.batchWasSent(key) {
                     collected = Swift.min(collected ?? Int.max, start)
@@ -56,14 +77,18 @@ extension DecisionRun {
             }
         }
         func slot(_ start: Int) -> Decision.Batch {
-            Decision.Batch(group: group.name, key: "\(group.name):\(context.userID):" + ContractTime.format(start),
-                           flushAt: start + group.window)
+            Decision.Batch(group: group.name, key: prefix() + ContractTime.format(start), flushAt: start + group.window)
         }
         if let start = best { return slot(start) }
         if let start = collected {
             var joined = slot(start)
             joined.flushAt = t + group.window
             return joined
+        }
+        if !forced, byThread {
+            // No batch of the thread is open: this member is delivered now and opens one.
+            openedBatch = slot(t)
+            return nil
         }
         if !forced {
             var first: Int?
@@ -77,6 +102,14 @@ extension DecisionRun {
             return slot(Swift.min(other, t))
         }
         return slot(t)
+    }
+
+    /// The notification's thread id as rendered (docs/decisions.md, Thread ids): the type's
+    /// or its category's `threadId`, else the category's name.
+    func threadID() -> String {
+        guard let template = table.threadIdTemplate else { return table.type.category }
+        if let literal = template.template.literal { return literal }
+        return template.render(context, localDate: deliverAt)
     }
 
     /// A digest's slot: its next local time at or after `t`, keyed by that local date.
