@@ -13,7 +13,7 @@ the default, the category's, group's or digest's own name), each digest's
 fixed at 19:00, `every: week` made daily, `weekday` moved a day, each `members` entry dropped),
 each `sent(…, since(…))` window widened to `lifetime`, each presentation key (`sound`, `actions`,
 `osChannel`, `relevance`, `payload`, `foreground`, a category's per-channel label, a badge tab, a batch's or
-digest's `interruption`; a `sound.when` dropped), `quietHours.during` and `provisional` deleted, each `dedupe.by: content` (back to the key), each declared preference's `allowed` list and
+digest's `interruption`; a `sound.when` dropped), each batch group's `by: threadId`, `quietHours.during` and `provisional` deleted, each `dedupe.by: content` (back to the key), each declared preference's `allowed` list and
 the default of each one some rule reads as `prefs.<name>` (a bool negated, an int without
 `allowed` set to 0), each `plan.horizon` and `plan.maxPending`, each `{x, time|date, style}` in copy
 without its style and without its format, each link binding of an optional route param, each
@@ -248,6 +248,13 @@ def mutations(catalog_dir, policy_dir):
                 def mutate(d, t=tab):
                     del d["badge"]["tabs"][t]
                 found.append((f"delete badge tab `{tab}`", path, mutate))
+        # A batch group coalescing by thread (P11, `by: threadId`): the key deleted, so the group
+        # spans every thread again.
+        for name, body in (doc.get("batching") or {}).items() if isinstance(doc.get("batching"), dict) else []:
+            if isinstance(body, dict) and "by" in body:
+                def mutate(d, n=name):
+                    del d["batching"][n]["by"]
+                found.append((f"delete `by` of batching `{name}`", path, mutate))
         for section in ("batching", "digests"):
             for name, body in (doc.get(section) or {}).items() if isinstance(doc.get(section), dict) else []:
                 if isinstance(body, dict) and body.get("interruption", "active") != "active":

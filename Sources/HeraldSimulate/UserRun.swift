@@ -24,6 +24,9 @@ struct UserRun {
     var pending: [PendingEvent] = []
     var sequence = 0
     var batchMembers: [String: [Decision]] = [:]
+    /// The member that opened a thread's batch (`by: threadId`), delivered at once: it joins the
+    /// batch's flush when others join (docs/decisions.md § Batches by thread).
+    var openers: [String: Decision] = [:]
     var uniqueCounter = 0
     var base: DecisionRequest
     /// The converted prefs, state and user, reused while `base`'s stay the same (a day).
@@ -238,6 +241,7 @@ struct UserRun {
             let at = decision.deliverAt ?? triggeredAt
             var note = decision.reason
             if at != triggeredAt { note += ", triggered \(localTime(triggeredAt))" }
+            if let batch = decision.batch { openers[batch.key] = decision }
             let markIndex = mark(at: at, kind: .delivered, decision: decision, note: note)
             schedule(at: at, .deliver(key: entry.key, category: decision.category, mark: markIndex))
         case .batch:
@@ -275,7 +279,8 @@ struct UserRun {
                 ledger.setStatus(.delivered, key: key, at: first.at)
                 delivered(at: first.at, keys: [key], category: category, mark: markIndex)
             case .flush(let key):
-                let members = batchMembers.removeValue(forKey: key) ?? []
+                let joined = batchMembers.removeValue(forKey: key) ?? []
+                let members = openers.removeValue(forKey: key).map { engine.batchMembers(of: key, among: [$0] + joined) } ?? joined
                 guard let flushed = engine.flush(key, members: members) else { continue }
                 for member in members { if let k = member.key { ledger.setStatus(.delivered, key: k, at: first.at) } }
                 let group = members.first?.batch?.group ?? ""

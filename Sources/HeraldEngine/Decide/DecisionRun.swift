@@ -39,6 +39,9 @@ struct DecisionRun {
     var scheduleReason = ScheduleReason.onTime
     /// The rule timing cites.
     var timingRule: TableCitation?
+    /// The batch a `batched` verdict holds the notification for; without such a verdict, the
+    /// batch a member of a `by: threadId` group scheduled alone opens (its schedule decision
+    /// carries it, so that later members of the thread find it in the ledger).
     var batch: Decision.Batch?
     /// A quiet-hours deferral: from, to, window (minutes).
     var quietMove: (from: Int, to: Int, hours: QuietHours)?
@@ -145,7 +148,7 @@ struct DecisionRun {
         step(.render, .pass, note: .renderedOn(channelIndex))
         let key = idempotencyKey(at: deliverAt)
         return decision(.schedule, reason: scheduleReason.rawValue, deliverAt: deliverAt, key: consume key,
-                        rendering: true, rule: timingRule)
+                        batch: batch, rendering: true, rule: timingRule)
     }
 
     /// A batched decision: the notification joins `batch` and is rendered for its flush.

@@ -104,6 +104,14 @@ extension Engine {
                 aloneAt[at, default: []].append(i)
             }
         }
+        // A thread's batch (`by: threadId`) is opened by a member scheduled alone that carries
+        // its key: with later members it joins the batch, alone it stays a schedule.
+        for (key, members) in membersByKey where members.allSatisfy({ result[$0].action == .schedule }) {
+            membersByKey[key] = nil
+        }
+        for members in membersByKey.values {
+            for i in members where result[i].action == .schedule { Self.join(&result[i]) }
+        }
         let batchKeys = membersByKey.keys.sorted()
         for batch in batchKeys {
             guard let sample = result[membersByKey[batch]![0]].batch,
@@ -153,7 +161,13 @@ extension Engine {
     /// alone at the batch's start (its history entry formed the batch), joined to the batch as
     /// `plan` joins it.
     public func batchMembers(of batchKey: String, among decisions: [Decision]) -> [Decision] {
-        let inBatch = decisions.filter { $0.batch?.key == batchKey }
+        var inBatch = decisions.filter { $0.batch?.key == batchKey }
+        // The member that opened a thread's batch (scheduled alone, carrying its key) joins it.
+        if inBatch.contains(where: { $0.action == .batch }) {
+            for i in inBatch.indices where inBatch[i].action == .schedule { Self.join(&inBatch[i]) }
+        } else {
+            inBatch = []
+        }
         guard let sample = inBatch.first?.batch, let group = bundle.batching[sample.group] else { return inBatch }
         let start = sample.flushAt - group.window
         guard batchKey.hasSuffix(":" + ContractTime.format(start)) else { return inBatch }
@@ -169,6 +183,14 @@ extension Engine {
             return joined
         }
         return alone + inBatch
+    }
+
+    /// A schedule decision that opened a thread's batch, as a member of that batch.
+    static func join(_ decision: inout Decision) {
+        guard let batch = decision.batch else { return }
+        decision.action = .batch
+        decision.reason = "batched"
+        decision.deliverAt = batch.flushAt
     }
 
     /// One notification for a batch or digest: with one member, that member's own
@@ -206,14 +228,18 @@ extension Engine {
         let values: [String: Value] = [
             "count": .int(members.count), "first": .string(first.notification?.body ?? ""),
             "type": .string(first.type), "subject": .string(batchKey),
+            "thread": .string(first.notification?.threadId ?? ""),
         ]
         var n = Decision.Notification()
         n.title = copy?.title?.render(values)
         n.subtitle = copy?.subtitle?.render(values)
         n.body = copy?.body?.render(values) ?? "\(members.count) notifications"
         n.lockscreen = copy?.lockscreen?.render(values) ?? n.body
-        n.link = renderLink(link, values: values)
-        n.threadId = threadId?.render(values) ?? groupName
+        // A thread's batch stays in its members' thread, and goes where its first member goes,
+        // unless the group names a thread id or a link.
+        let byThread = bundle.batching[groupName]?.byThread ?? false
+        n.link = link == nil && byThread ? first.notification?.link : renderLink(link, values: values)
+        n.threadId = threadId?.render(values) ?? (byThread ? first.notification?.threadId ?? groupName : groupName)
         n.interruptionLevel = (bundle.batching[groupName]?.interruption ?? digest?.interruption ?? .active).rawValue
         n.badge = members.compactMap { $0.notification?.badge }.last
         // The tab badges go with the badge: the latest member's.

@@ -5,8 +5,11 @@ final class BatchPlan: Sendable {
     let group: BatchGroup
     var name: String { group.name }
     var window: Int { group.window }
+    /// `by: threadId`, kept apart so the hot path reads one flag, not the group.
+    let byThread: Bool
 
     init(_ group: BatchGroup) {
         self.group = group
+        byThread = group.byThread
     }
 }

@@ -60,13 +60,26 @@ extension Compilation {
                     members.append(member)
                 }
             }
-            let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: groupCopy) }
-            let link = f["link"].flatMap { compileLink($0, allowed: groupCopy) }
-            let threadId = f["threadId"].flatMap { template($0, what: "a batch group's `threadId`", allowed: groupThread) }
+            // `by: threadId` (P11): batches per thread; copy, link and thread id may name `{thread}`.
+            var byThread = false
+            if let n = f["by"], let s = reader.scalar(n, what: "a batch group's `by`") {
+                if s.value == "threadId" {
+                    byThread = true
+                } else {
+                    reader.diagnostics.error(.batchByUnknown, "batch group `\(name)` groups `by: \(s.value)`; a batch groups only `by: threadId`",
+                                             at: n.span, suggestion: Suggestions.closest(to: s.value, in: ["threadId"]))
+                }
+            }
+            let copyNames = byThread ? groupCopy.merging(["thread": .string]) { a, _ in a } : groupCopy
+            let threadNames = byThread ? groupThread.merging(["thread": .string]) { a, _ in a } : groupThread
+            let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: copyNames) }
+            let link = f["link"].flatMap { compileLink($0, allowed: copyNames) }
+            let threadId = f["threadId"].flatMap { template($0, what: "a batch group's `threadId`", allowed: threadNames) }
             guard let window else { continue }
             var group = BatchGroup(name: name, window: window, members: members, copy: copy, link: link,
                                    threadId: threadId, span: pair.key.span)
             group.interruption = f["interruption"].flatMap { reader.enumValue($0, what: "a batch group's `interruption`", as: Interruption.self) }
+            group.byThread = byThread
             policy.batching.insert(group, named: name)
         }
         for pair in sections.named["digests", default: []] {

@@ -95,7 +95,7 @@ public enum LanguageKeys {
     public static let quietHours = Place(noun: "`quietHours`", keys: ["during", "bypass"])
     public static let policyDedupe = Place(noun: "`dedupe`", keys: ["window"])
     public static let batchGroup = Place(
-        noun: "a batch group", keys: ["window", "members", "copy", "link", "threadId", "interruption"], required: ["window", "members", "copy"])
+        noun: "a batch group", keys: ["window", "members", "by", "copy", "link", "threadId", "interruption"], required: ["window", "members", "copy"])
     public static let digest = Place(noun: "a digest", keys: ["at", "every", "weekday", "members", "copy", "link", "single", "threadId", "interruption"], required: ["at", "copy"])
     public static let backoff = Place(
         noun: "a back-off", keys: ["id", "match", "by", "when", "for", "then", "reason"], required: ["when", "for", "then", "reason"])

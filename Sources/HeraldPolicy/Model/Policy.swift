@@ -74,6 +74,9 @@ public struct BatchGroup: Sendable, Hashable {
     public var threadId: MessageTemplate?
     /// The flushed batch's interruption level; nil: `active`.
     public var interruption: Interruption?
+    /// `by: threadId`: members coalesce only with members of the same thread (the rendered
+    /// thread id); each thread has its own batches, keyed `<group>:<user>:<thread>:<start>`.
+    public var byThread = false
     public var span: SourceSpan
 
     public init(name: String, window: Int, members: [String], copy: Copy?, link: Link?,

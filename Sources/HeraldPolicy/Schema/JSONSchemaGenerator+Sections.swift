@@ -316,9 +316,10 @@ extension JSONSchemaGenerator {
             ("batchGroup", record([
                 ("window", ref("duration", "Members triggered within this window of the first are delivered as one (required).")),
                 ("members", list(ref("identifier"), "Types batched together (required; at least one).", minItems: 1)),
-                ("copy", ref("copy", "The batch's text (required); may use `{count}` and `{first}`.")),
-                ("link", ref("link", "Where tapping the batch leads.")),
-                ("threadId", ref("template", "The flushed batch's thread id; may use `{type}` (the first member's type). Default: the group name.")),
+                ("by", enumeration(["threadId"], "`threadId`: one batch per thread; the first member of a thread is delivered at once and opens it (`H0288` otherwise).")),
+                ("copy", ref("copy", "The batch's text (required); may use `{count}` and `{first}`, and `{thread}` with `by: threadId`.")),
+                ("link", ref("link", "Where tapping the batch leads (with `by: threadId`, default: the first member's link).")),
+                ("threadId", ref("template", "The flushed batch's thread id; may use `{type}` (the first member's type), and `{thread}` with `by: threadId`. Default: the group name (with `by: threadId`, the members' thread).")),
                 ("interruption", ref("interruption", "The flushed batch's interruption level (default `active`).")),
             ], required: ["window", "members", "copy"], description: "A batch group.")),
             ("backoff", record([
