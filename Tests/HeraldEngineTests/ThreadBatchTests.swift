@@ -14,7 +14,7 @@ import Testing
                   prefs: ["timezone": "America/New_York"], permission: "granted",
                   state: ["badges": ["dedupUnreviewed": 0, "pendingAccessRequests": 0, "scoreChanged": false, "securityUnread": 0]],
                   params: ["reminderId": .string(id), "contactId": .string(contact), "remindAt": .string(time),
-                           "name": "Mara Lind", "hasNote": false, "note": ""])
+                           "name": "Mara Lind", "note": ""])
     }
 
     @Test("R-§8.2.4 a plan coalesces a thread whatever the order of its candidates")
@@ -61,7 +61,7 @@ import Testing
                                prefs: ["timezone": "America/New_York"], permission: "granted",
                                state: ["badges": ["dedupUnreviewed": 0, "pendingAccessRequests": 0, "scoreChanged": false, "securityUnread": 0]],
                                params: ["reminderId": "r-2", "contactId": "c-1", "remindAt": "2026-03-10T10:00:10-04:00",
-                                        "name": "Mara Lind", "hasNote": false, "note": ""],
+                                        "name": "Mara Lind", "note": ""],
                                history: [history])
         let joined = S.decide(second, engine: engine)
         #expect(joined.action == .batch)
@@ -83,7 +83,7 @@ import Testing
                                 prefs: ["timezone": "America/New_York"], permission: "granted",
                                 state: ["badges": ["dedupUnreviewed": 0, "pendingAccessRequests": 0, "scoreChanged": false, "securityUnread": 0]],
                                 params: ["reminderId": "r-1", "contactId": "c-1", "remindAt": "2026-03-10T10:00:00-04:00",
-                                         "name": "Mara Lind", "hasNote": false, "note": ""],
+                                         "name": "Mara Lind", "note": ""],
                                 history: [opener])
         let decision = S.decide(request, engine: engine)
         #expect(decision.action == .batch)
