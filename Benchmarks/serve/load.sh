@@ -2,7 +2,7 @@
 # Load and fault runs for `herald serve` with wrk (Debian's `wrk`), loopback only.
 #
 #   Benchmarks/serve/load.sh peak      STORE   # decisions/s and p50/p99 at full load (64 connections)
-#   Benchmarks/serve/load.sh rate RPS  STORE   # p50/p99 at a fixed rate (wrk2-style pacing is not in
+#   Benchmarks/serve/load.sh rate CONNS STORE  # p50/p99 at a lower rate (wrk2-style pacing is not in
 #                                              # Debian's wrk: we use fewer connections and report the rate reached)
 #   Benchmarks/serve/load.sh onecap    STORE   # 64 connections deciding for ONE user; then checks from
 #                                              # the ledger that the daily hard cap (10) was never exceeded
