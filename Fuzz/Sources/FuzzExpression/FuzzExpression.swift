@@ -120,6 +120,12 @@ final class Context: EvaluationContext {
         return sentCounts[sentIndex % sentCounts.count]
     }
 
+    func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int {
+        if let statuses, statuses.isEmpty { Fuzz.fail("sent(\(target), since(…)) with an empty status list") }
+        defer { sentIndex += 1 }
+        return sentCounts[sentIndex % sentCounts.count]
+    }
+
     /// Resets the `sent` answers so a second evaluation sees the same ones.
     func rewind() { sentIndex = 0 }
 }
