@@ -43,9 +43,14 @@ private struct JSONWriter {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             if members.isEmpty { return append("{}") }
-            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             bytes.append(UInt8(ascii: "{"))
-            for (index, member) in sorted.enumerated() {
+            // Keys are written in byte order. Objects are mostly built in that order already:
+            // check first, and when they are not, sort positions rather than members (a member
+            // move copies its key and value).
+            let order: [Int]? = Self.inKeyOrder(members) ? nil
+                : members.indices.sorted { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
+            for index in members.indices {
+                let member = members[order?[index] ?? index]
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
                 writeString(member.key)
@@ -56,6 +61,16 @@ private struct JSONWriter {
             newline(indent)
             bytes.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// True when each key precedes the next in byte order.
+    private static func inKeyOrder(_ members: [JSON.Member]) -> Bool {
+        var index = members.startIndex + 1
+        while index < members.endIndex {
+            if !members[index - 1].key.utf8.lexicographicallyPrecedes(members[index].key.utf8) { return false }
+            index += 1
+        }
+        return true
     }
 
     private mutating func newline(_ indent: Int) {

@@ -6,6 +6,23 @@ package enum JSONString {
     /// everything else written as is.
     package static func append(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copy their bytes in one go when they are contiguous.
+        let copied = value.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+            if buffer.contains(where: mayNeedEscape) { return false }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if copied != true { appendEscaping(value, to: &bytes) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A byte the escaping loop may change: `"`, `\\`, a control character, DEL, or the lead
+    /// byte of U+2028/U+2029.
+    private static func mayNeedEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || byte == 0xE2
+    }
+
+    private static func appendEscaping(_ value: String, to bytes: inout [UInt8]) {
         let utf8 = value.utf8
         var index = utf8.startIndex
         while index != utf8.endIndex {
@@ -35,7 +52,6 @@ package enum JSONString {
             }
             index = utf8.index(after: index)
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// `value` as a JSON string literal.
