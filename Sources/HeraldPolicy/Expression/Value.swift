@@ -1,4 +1,4 @@
-public import HeraldSyntax
+import HeraldSyntax
 
 /// The shape of the names an expression may use: nested objects of typed fields.
 public indirect enum SchemaNode: Sendable, Hashable {
