@@ -36,15 +36,19 @@ var targets: [Target] = [
         ] : []),
         swiftSettings: serverScope ? [.define("HERALD_SERVER")] : []
     ),
+    // What several test targets share: where the built products are, running one as a process.
+    .target(name: "HeraldTestSupport", path: "Tests/HeraldTestSupport"),
     .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
     .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald", "HeraldStoreCrashChild"],
+    .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald", "HeraldStoreCrashChild",
+                                                       "HeraldTestSupport"],
                 swiftSettings: serverScope ? [.define("HERALD_SERVER")] : []),
     .executableTarget(name: "HeraldStoreCrashChild", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy"],
                       path: "Tests/HeraldStoreCrashChild"),
-    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldSimulate"]),
+    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldSimulate",
+                                                       "HeraldTestSupport"]),
     .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
 ]
 
@@ -64,7 +68,7 @@ let serverTargets: [Target] = [
     .testTarget(
         name: "HeraldServeTests",
         dependencies: [
-            "HeraldServe", "HeraldEngine", "HeraldStore", "HeraldSQLite", "herald",
+            "HeraldServe", "HeraldEngine", "HeraldStore", "HeraldSQLite", "herald", "HeraldTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]
@@ -92,7 +96,7 @@ let serverTargets: [Target] = [
     ),
     .testTarget(
         name: "HeraldPostgresTests",
-        dependencies: ["HeraldPostgres", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald-ledger-load"]
+        dependencies: ["HeraldPostgres", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald-ledger-load", "HeraldTestSupport"]
     ),
 ]
 if serverScope { targets += serverTargets }

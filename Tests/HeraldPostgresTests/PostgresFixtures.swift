@@ -2,6 +2,7 @@ import Foundation
 import HeraldEngine
 import HeraldPolicy
 import HeraldStore
+import HeraldTestSupport
 
 /// Policies and requests of the PostgreSQL tests: the same `ping` bundle as HeraldStoreTests'
 /// `StoreFixtures` (test targets cannot share files), so both stores are held to one behaviour.
@@ -63,18 +64,6 @@ enum PostgresFixtures {
     /// 2026-03-09T10:00:00Z.
     static let monday = 1_773_050_400
 
-    /// The built `herald-ledger-load`, next to the test bundle or in .build/debug.
-    static var loadBinary: String? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var candidates: [URL] = []
-        for start in [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments.first ?? "")] {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                candidates.append(directory.appendingPathComponent("herald-ledger-load"))
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        candidates.append(root.appendingPathComponent(".build/debug/herald-ledger-load"))
-        return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    /// The built `herald-ledger-load` (BuiltProducts.executable).
+    static var loadBinary: String? { BuiltProducts.executable("herald-ledger-load") }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldEngine
+import HeraldTestSupport
 @testable import HeraldPostgres
 import HeraldStore
 import Synchronization
@@ -120,43 +121,11 @@ private struct OwnServer {
         _ = try await Self.run(["stop", directory])
     }
 
-    /// Runs the script; its standard output, or an error with its standard error.
-    ///
-    /// The child is reaped with `waitpid` on a dispatch thread, not through `Process`'s
-    /// termination monitoring: with `pg_ctl start` daemonizing a server beneath it, Foundation
-    /// on Linux never noticed the script's exit (the script stayed a zombie and both
-    /// `terminationHandler` and `waitUntilExit()` waited forever).
+    /// Runs the script; its standard output, or an error with its standard error (reaped with
+    /// `waitpid`: `pg_ctl start` daemonizes a server beneath it, see ChildProcess).
     private static func run(_ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let (status, text, message): (Int32, String, String) = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let group = DispatchGroup()
-                nonisolated(unsafe) var errorData = Data()
-                group.enter()
-                DispatchQueue.global().async {
-                    errorData = errors.fileHandleForReading.readDataToEndOfFile()
-                    group.leave()
-                }
-                let outputData = output.fileHandleForReading.readDataToEndOfFile()
-                group.wait()
-                var raw: Int32 = 0
-                let status: Int32
-                if waitpid(process.processIdentifier, &raw, 0) == process.processIdentifier {
-                    status = (raw >> 8) & 0xff
-                } else {
-                    process.waitUntilExit()     // Foundation reaped it first
-                    status = process.terminationStatus
-                }
-                continuation.resume(returning: (status, String(decoding: outputData, as: UTF8.self),
-                                                String(decoding: errorData, as: UTF8.self)))
-            }
-        }
+        let result = try await ChildProcess.run("/bin/bash", [script] + arguments)
+        let (status, text, message) = (result.status, result.stdout, result.stderr)
         guard status == 0 else {
             throw PostgresFixtures.FixtureError(message: "postgres-test-server.sh \(arguments.joined(separator: " ")) exited \(status): \(message)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldEngine
+import HeraldTestSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -57,25 +58,8 @@ final class ServeProcess: Sendable {
         return try condition()
     }
 
-    /// `herald` beside the test bundle (SwiftPM builds both into one directory).
-    static var heraldBinary: String? {
-        var candidates: [URL] = []
-        for start in [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments.first ?? "")] {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0..<4 {
-                candidates.append(directory.appendingPathComponent("herald"))
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) && !Self.isDirectory($0) }
-    }
-}
-
-extension ServeProcess {
-    static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
+    /// The built `herald` (BuiltProducts.executable).
+    static var heraldBinary: String? { BuiltProducts.executable("herald") }
 }
 
 struct ServeProcessError: Error, CustomStringConvertible {

@@ -1,29 +1,15 @@
 import Foundation
 import HeraldEngine
+import HeraldTestSupport
 import Testing
 
 /// `herald decide --store`, `herald event`, `herald ledger show|forget|prune`.
 @Suite struct StoreCommandTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Run = ChildProcess.Result
 
     func herald(_ arguments: [String]) throws -> Run {
         let binary = try #require(StoreFixtures.builtBinary("herald"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        return try ChildProcess.run(binary, arguments)
     }
 
     /// A policy directory, a request file for `id` and the store URL, in a fresh directory.

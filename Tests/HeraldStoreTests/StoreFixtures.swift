@@ -1,8 +1,9 @@
 import Foundation
 import HeraldEngine
 import HeraldPolicy
-import HeraldSyntax
 import HeraldStore
+import HeraldSyntax
+import HeraldTestSupport
 
 /// Policies and requests the store tests share.
 enum StoreFixtures {
@@ -66,27 +67,11 @@ enum StoreFixtures {
 }
 
 extension StoreFixtures {
-    /// A product of this package's build (next to the test bundle, else `.build/debug`).
+    /// A product of this package's build (BuiltProducts.executable).
     static func builtBinary(_ name: String) -> String? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var candidates: [URL] = []
-        for start in [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments.first ?? "")] {
-            var directory = start.deletingLastPathComponent()
-            for _ in 0 ..< 4 {
-                candidates.append(directory.appendingPathComponent(name))
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
-        return candidates.map(\.path).first { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-                && FileManager.default.isExecutableFile(atPath: path)
-        }
+        BuiltProducts.executable(name)
     }
 
     /// The repository root.
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    static var repositoryRoot: URL { BuiltProducts.repositoryRoot }
 }
