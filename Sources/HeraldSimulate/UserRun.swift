@@ -191,19 +191,34 @@ struct UserRun {
         if let subject {
             let value = ValueDraw.draw(subject, random: &random, user: outcome.userID, counter: &uniqueCounter, at: at)
             request.subject = value.stringValue ?? value.description
+        } else {
+            request.subject = nil  // `base` keeps the last trigger's (`decide(_:)`)
         }
         return request
     }
 
+    /// Decides one trigger. The request is `base` itself with the trigger's fields set (what
+    /// `request(type:at:now:params:subject:)` would return, without copying the base request
+    /// each time: every trigger sets all of these fields).
     mutating func decide(_ occurrence: Occurrence) {
         advance(to: occurrence.at)
         let trigger = scenario.triggers[occurrence.trigger]
-        let request = request(type: trigger.type, at: occurrence.at, now: occurrence.at, params: trigger.params, subject: trigger.subject)
-        switch engine.decideAll(request, ledger: ledger.index(now: occurrence.at), now: occurrence.at, reusing: &reuse) {
+        base.type = trigger.type
+        base.at = occurrence.at
+        base.now = occurrence.at
+        base.params = ValueDraw.draw(trigger.params, random: &random, user: outcome.userID, counter: &uniqueCounter, at: occurrence.at)
+        if let subject = trigger.subject {
+            let value = ValueDraw.draw(subject, random: &random, user: outcome.userID, counter: &uniqueCounter, at: occurrence.at)
+            base.subject = value.stringValue ?? value.description
+        } else {
+            base.subject = nil
+        }
+        switch engine.decideAll(base, ledger: ledger.index(now: occurrence.at), now: occurrence.at, reusing: &reuse) {
         case .failure(let errors):
             outcome.noteError(trigger.type, errors.description)
         case .success(let decisions):
-            for decision in decisions { record(decision, request: request, triggeredAt: occurrence.at) }
+            let subject = base.subject
+            for decision in decisions { record(decision, subject: subject, triggeredAt: occurrence.at) }
         }
     }
 
@@ -223,32 +238,42 @@ struct UserRun {
         case .failure(let errors):
             outcome.noteError("plan", errors.description)
         case .success(let result):
-            for (decision, request) in zip(result.decisions, candidates) { record(decision, request: request, triggeredAt: request.at) }
+            for (decision, request) in zip(result.decisions, candidates) { record(decision, subject: request.subject, triggeredAt: request.at) }
         }
     }
 
     /// Counts a decision and acts on it: a scheduled one waits for its delivery, a batched one
     /// joins its batch (whose flush is due at the batch's flush time), a suppressed one is drawn.
-    mutating func record(_ decision: Decision, request: DecisionRequest, triggeredAt: Int) {
+    /// `subject` is the request's. The marks' notes are made only for sample users.
+    mutating func record(_ decision: Decision, subject requestSubject: String?, triggeredAt: Int) {
         outcome.count(decision)
         switch decision.action {
         case .suppress:
-            mark(at: triggeredAt, kind: .suppressed, decision: decision, note: decision.rule.map { "\(decision.reason) by `\($0.id)`" } ?? decision.reason)
+            if keepMarks {
+                mark(at: triggeredAt, kind: .suppressed, decision: decision, note: decision.rule.map { "\(decision.reason) by `\($0.id)`" } ?? decision.reason)
+            }
         case .schedule:
-            guard var entry = decision.historyEntry(subject: decision.subject ?? request.subject) else { return }
-            entry.subject = decision.subject ?? request.subject
+            let subject = decision.subject ?? requestSubject
+            guard var entry = decision.historyEntry(subject: subject) else { return }
+            entry.subject = subject
             ledger.insert(entry)
             let at = decision.deliverAt ?? triggeredAt
-            var note = decision.reason
-            if at != triggeredAt { note += ", triggered \(localTime(triggeredAt))" }
             if let batch = decision.batch { openers[batch.key] = decision }
-            let markIndex = mark(at: at, kind: .delivered, decision: decision, note: note)
+            var markIndex: Int?
+            if keepMarks {
+                var note = decision.reason
+                if at != triggeredAt { note += ", triggered \(localTime(triggeredAt))" }
+                markIndex = mark(at: at, kind: .delivered, decision: decision, note: note)
+            }
             schedule(at: at, .deliver(key: entry.key, category: decision.category, mark: markIndex))
         case .batch:
-            guard let batch = decision.batch, var entry = decision.historyEntry(subject: decision.subject ?? request.subject) else { return }
-            entry.subject = decision.subject ?? request.subject
+            let subject = decision.subject ?? requestSubject
+            guard let batch = decision.batch, var entry = decision.historyEntry(subject: subject) else { return }
+            entry.subject = subject
             ledger.insert(entry)
-            mark(at: triggeredAt, kind: .batched, decision: decision, note: "\(decision.reason) into `\(batch.group)`, flushed \(localTime(batch.flushAt))")
+            if keepMarks {
+                mark(at: triggeredAt, kind: .batched, decision: decision, note: "\(decision.reason) into `\(batch.group)`, flushed \(localTime(batch.flushAt))")
+            }
             if batchMembers[batch.key] == nil {
                 batchMembers[batch.key] = []
                 schedule(at: batch.flushAt, .flush(batch.key))
@@ -286,8 +311,8 @@ struct UserRun {
                 let group = members.first?.batch?.group ?? ""
                 let isDigest = engine.bundle.digests[group] != nil && engine.bundle.batching[group] == nil
                 outcome.flushed(isDigest: isDigest, members: members.count)
-                let markIndex = mark(at: first.at, kind: isDigest ? .digest : .batch, decision: flushed,
-                                     note: "\(members.count) \(members.count == 1 ? "member" : "members") of `\(group)`")
+                let markIndex = keepMarks ? mark(at: first.at, kind: isDigest ? .digest : .batch, decision: flushed,
+                                                 note: "\(members.count) \(members.count == 1 ? "member" : "members") of `\(group)`") : nil
                 delivered(at: first.at, keys: members.compactMap(\.key), category: flushed.category, mark: markIndex)
             case .open(let key):
                 ledger.setStatus(.opened, key: key, at: nil)

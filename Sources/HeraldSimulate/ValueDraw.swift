@@ -12,9 +12,15 @@ enum ValueDraw {
         switch spec {
         case .literal(let json): return json
         case .object(let fields):
-            return .object(fields.compactMap { field in
-                drawOrUnset(field.1, random: &random, user: user, counter: &counter, at: at).map { JSON.Member(field.0, $0) }
-            })
+            // One allocation for the members (a trigger's params are drawn per decision).
+            var members: [JSON.Member] = []
+            members.reserveCapacity(fields.count)
+            for field in fields {
+                if let value = drawOrUnset(field.1, random: &random, user: user, counter: &counter, at: at) {
+                    members.append(JSON.Member(field.0, value))
+                }
+            }
+            return .object(members)
         case .array(let items):
             return .array(items.map { draw($0, random: &random, user: user, counter: &counter, at: at) })
         case .pick(let options, let cumulative):
@@ -28,7 +34,13 @@ enum ValueDraw {
             return draw(options[low], random: &random, user: user, counter: &counter, at: at)
         case .unique(let prefix):
             counter += 1
-            return .string("\(prefix)-\(user)-\(counter)")
+            var text = prefix
+            text.reserveCapacity(prefix.utf8.count + user.utf8.count + 8)
+            text += "-"
+            text += user
+            text += "-"
+            text += String(counter)
+            return .string(text)
         case .range(let range):
             return .int(random.int(in: range.lowerBound..<(range.upperBound + 1)))
         case .instant(let offset):

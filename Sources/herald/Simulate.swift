@@ -56,13 +56,13 @@ struct SimulationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Also write a self-contained HTML report here.", valueName: "file"))
     var html: String?
 
-    @Option(help: "Threads to run users on.")
-    var threads: Int = 2
+    @Option(help: "Threads to run users on (default: the machine's cores; the result does not depend on it).")
+    var threads: Int?
 
     func validate() throws {
         if let days, !(1...366).contains(days) { throw ValidationError("--days must be from 1 to 366, not \(days)") }
         if let users, !(1...1_000_000).contains(users) { throw ValidationError("--users must be from 1 to 1000000, not \(users)") }
-        if !(1...64).contains(threads) { throw ValidationError("--threads must be from 1 to 64, not \(threads)") }
+        if let threads, !(1...64).contains(threads) { throw ValidationError("--threads must be from 1 to 64, not \(threads)") }
         if !Terminal.exists(scenario) { throw ValidationError("scenario `\(scenario)` does not exist") }
         if let html, Terminal.isDirectory(html) { throw ValidationError("cannot write `\(html)`: it is a directory") }
     }
@@ -82,7 +82,7 @@ struct SimulationOptions: ParsableArguments {
     /// Runs with a progress bar on standard error when it is a terminal.
     func simulate(_ engine: Engine, _ scenario: Scenario, label: String?) -> SimulationResult {
         let simulator = Simulator(engine: engine, scenario: scenario)
-        let run = Simulator.Options(days: days, seed: seed, users: users, threads: threads)
+        let run = Simulator.Options(days: days, seed: seed, users: users, threads: threads ?? min(64, max(1, ProcessInfo.processInfo.activeProcessorCount)))
         guard isatty(STDERR_FILENO) != 0 else { return simulator.run(run) }
         let prefix = label.map { "\($0) " } ?? ""
         let result = simulator.run(run) { done, total in

@@ -53,10 +53,11 @@ public struct LedgerIndex: Sendable {
         let s = storage
         var batchMinimum: [String: Int] = [:]
         for entry in s.entries {
-            recordStatus(entry, keepSorted: false)
+            let category = s.categoryOf(entry.type)
+            recordStatus(entry, category: category, keepSorted: false)
             recordKeys(entry, keepSorted: false)
-            guard s.counting.contains(entry.status) else { continue }
-            addToScopes(entry, keepSorted: false)
+            guard counts(entry.status) else { continue }
+            addToScopes(entry, category: category, keepSorted: false)
             if let batch = entry.batchKey {
                 batchMinimum[batch] = min(batchMinimum[batch] ?? entry.deliverAt, entry.deliverAt)
             } else {
@@ -76,10 +77,17 @@ public struct LedgerIndex: Sendable {
         var status: HistoryEntry.Status
     }
 
-    /// Records the entry under its type and category with its status (any status).
-    private func recordStatus(_ entry: HistoryEntry, keepSorted: Bool) {
+    /// Whether entries with `status` count (`counting` holds it): no set lookup for the
+    /// default statuses, every status but `cancelled`.
+    @inline(__always)
+    private func counts(_ status: HistoryEntry.Status) -> Bool {
+        storage.countsDefaults ? status != .cancelled : storage.counting.contains(status)
+    }
+
+    /// Records the entry under its type and `category` (its type's) with its status (any status).
+    private func recordStatus(_ entry: HistoryEntry, category: String?, keepSorted: Bool) {
         addStatus(entry, to: .type(entry.type), keepSorted: keepSorted)
-        if let category = storage.categoryOf(entry.type) { addStatus(entry, to: .category(category), keepSorted: keepSorted) }
+        if let category { addStatus(entry, to: .category(category), keepSorted: keepSorted) }
     }
 
     private func addStatus(_ entry: HistoryEntry, to scope: LedgerScope, keepSorted: Bool) {
@@ -163,11 +171,11 @@ public struct LedgerIndex: Sendable {
         return id
     }
 
-    /// Records the entry's instant in every non-global scope it belongs to: appended while
-    /// building (sorted once at the end), inserted in order afterwards.
-    private func addToScopes(_ entry: HistoryEntry, keepSorted: Bool) {
+    /// Records the entry's instant in every non-global scope it belongs to (`category` is its
+    /// type's): appended while building (sorted once at the end), inserted in order afterwards.
+    private func addToScopes(_ entry: HistoryEntry, category: String?, keepSorted: Bool) {
         add(entry.deliverAt, to: .type(entry.type), keepSorted: keepSorted)
-        if let category = storage.categoryOf(entry.type) { add(entry.deliverAt, to: .category(category), keepSorted: keepSorted) }
+        if let category { add(entry.deliverAt, to: .category(category), keepSorted: keepSorted) }
         if let channel = entry.channel { add(entry.deliverAt, to: .channel(channel), keepSorted: keepSorted) }
         if let subject = entry.subject {
             add(entry.deliverAt, to: .subject(subject), keepSorted: keepSorted)
@@ -311,10 +319,11 @@ public struct LedgerIndex: Sendable {
         makeUnique()
         let s = storage
         s.entries.append(entry)
-        recordStatus(entry, keepSorted: true)
+        let category = s.categoryOf(entry.type)
+        recordStatus(entry, category: category, keepSorted: true)
         recordKeys(entry, keepSorted: true)
-        guard s.counting.contains(entry.status) else { return }
-        addToScopes(entry, keepSorted: true)
+        guard counts(entry.status) else { return }
+        addToScopes(entry, category: category, keepSorted: true)
         guard let batch = entry.batchKey else {
             Self.insertSorted(&s.buckets[0], entry.deliverAt)
             return
@@ -338,36 +347,39 @@ public struct LedgerIndex: Sendable {
     /// - Complexity: O(log n) plus the shift of the arrays touched; O(n log n) when re-indexing.
     public mutating func setStatus(_ status: HistoryEntry.Status, ofEntryAt position: Int) {
         precondition(position >= 0 && position < storage.entries.count, "no indexed entry at \(position)")
-        let old = storage.entries[position]
-        guard old.status != status else { return }
+        let oldStatus = storage.entries[position].status
+        guard oldStatus != status else { return }
         makeUnique()
         let s = storage
-        var entry = old
-        entry.status = status
-        let inPlace = old.status != .cancelled && status != .cancelled
-            && s.counting.contains(old.status) == s.counting.contains(status)
-            && !(old.batchKey != nil && old.status != .scheduled && status == .scheduled)
+        let isBatched = s.entries[position].batchKey != nil
+        let inPlace = oldStatus != .cancelled && status != .cancelled
+            && counts(oldStatus) == counts(status)
+            && !(isBatched && oldStatus != .scheduled && status == .scheduled)
         guard inPlace else {
             var entries = s.entries
-            entries[position] = entry
+            entries[position].status = status
             self = LedgerIndex(entries, counting: s.counting, category: s.categoryOf)
             return
         }
-        s.entries[position] = entry
-        removeStatus(old, from: .type(old.type))
-        if let category = s.categoryOf(old.type) { removeStatus(old, from: .category(category)) }
-        recordStatus(entry, keepSorted: true)
-        if let batch = entry.batchKey {
+        // The entry's status changes in place; its instant, type and batch stay.
+        s.entries[position].status = status
+        let type = s.entries[position].type, instant = s.entries[position].deliverAt
+        let category = s.categoryOf(type)
+        moveStatus(instant, in: .type(type), from: oldStatus, to: status)
+        if let category { moveStatus(instant, in: .category(category), from: oldStatus, to: status) }
+        if let batch = s.entries[position].batchKey {
             if status != .scheduled { s.sentBatchKeys.insert(batch) }
-        } else if old.status == .scheduled {
-            Self.removeOne(&s.pendingByType[old.type, default: []], old.deliverAt)
+        } else if oldStatus == .scheduled {
+            Self.removeOne(&s.pendingByType[type, default: []], instant)
         } else if status == .scheduled {
-            Self.insertSorted(&s.pendingByType[entry.type, default: []], entry.deliverAt)
+            Self.insertSorted(&s.pendingByType[type, default: []], instant)
         }
     }
 
-    private func removeStatus(_ entry: HistoryEntry, from scope: LedgerScope) {
-        Self.removeOne(&storage.byStatus[StatusScope(scope: scope, status: entry.status), default: []], entry.deliverAt)
+    /// Moves one instant of `scope` from the `old` status's bucket to the `new` one's.
+    private func moveStatus(_ instant: Int, in scope: LedgerScope, from old: HistoryEntry.Status, to new: HistoryEntry.Status) {
+        Self.removeOne(&storage.byStatus[StatusScope(scope: scope, status: old), default: []], instant)
+        Self.insertSorted(&storage.byStatus[StatusScope(scope: scope, status: new), default: []], instant)
     }
 
     /// Removes one occurrence of `value` from the sorted `a` (which holds it).

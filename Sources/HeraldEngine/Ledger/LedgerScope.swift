@@ -118,14 +118,25 @@ struct ScopeTable: Sendable {
         }
     }
 
+    /// Doubles the table, moving each key to its place in the new one (the keys are distinct,
+    /// so no key is compared).
     private mutating func grow() {
-        let old = zip(keys, ids).compactMap { key, id in key.map { ($0, id) } }
-        let size = keys.count * 2
-        keys = Array(repeating: nil, count: size)
-        hashes = Array(repeating: 0, count: size)
-        used = Array(repeating: false, count: size)
-        ids = Array(repeating: 0, count: size)
-        count = 0
-        for (key, id) in old { self[key] = id }
+        let size = keys.count * 2, mask = size &- 1
+        var newKeys = [LedgerScope.Key?](repeating: nil, count: size)
+        var newHashes = [Int](repeating: 0, count: size)
+        var newUsed = [Bool](repeating: false, count: size)
+        var newIds = [Int](repeating: 0, count: size)
+        for old in keys.indices where used[old] {
+            var index = hashes[old] & mask
+            while newUsed[index] { index = (index &+ 1) & mask }
+            swap(&newKeys[index], &keys[old])
+            newHashes[index] = hashes[old]
+            newUsed[index] = true
+            newIds[index] = ids[old]
+        }
+        keys = newKeys
+        hashes = newHashes
+        used = newUsed
+        ids = newIds
     }
 }
