@@ -62,6 +62,20 @@ import Testing
         #expect(try Self.body(at: "2026-03-10T18:00:00Z", trigger: "2026-03-10T18:30:00Z", zone: "Asia/Kathmandu").hasSuffix(" not today"))
     }
 
+    /// Prompt rules evaluate in their own context; it reads the same zone.
+    @Test func aPromptRuleReadsTheLocalDateInTheUsersZone() throws {
+        func reason(_ logged: String) throws -> String {
+            let request = try PromptRequest(json: [
+                "now": "2026-03-11T03:00:00Z", "user": ["id": "u1"], "state": ["lastLoggedAt": .string(logged)],
+                "prefs": ["timezone": "Asia/Kathmandu"], "permission": "unknown",
+            ])
+            return try S.engine("local-dates").prompt(request, now: request.now).get().reason
+        }
+        // 18:20 UTC is 00:05 on the 11th in Kathmandu, the prompt's date (08:45); 18:10 UTC is the 10th.
+        #expect(try reason("2026-03-10T18:20:00Z") == "practiced_today")
+        #expect(try reason("2026-03-10T18:10:00Z") == "eligible")
+    }
+
     static func nudge(state: JSON, trigger: String, zone: String = "America/New_York") throws -> String {
         let request = S.request("practice-nudge", at: trigger, user: ["id": "u1"], prefs: ["timezone": .string(zone)],
                                 permission: "granted", state: state)
