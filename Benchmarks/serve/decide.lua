@@ -19,7 +19,7 @@ local template = '{"type":"N-INBOX-NEW-IMPORT","at":"2026-03-08T17:45:00Z","now"
   '"user":{"id":"%s","account":true,"tier":"pro","credits":0},' ..
   '"prefs":{"timezone":"Europe/Berlin","quietHours":{"start":"22:00","end":"07:00"},"maxPerDay":2},' ..
   '"permission":"granted",' ..
-  '"state":{"maintenance":{"dueToday":0,"overdue":0,"openedToday":false,"queueSize":0,"weeklyCapacity":10},' ..
+  '"state":{"maintenance":{"dueToday":0,"overdue":0,"queueSize":0,"weeklyCapacity":10},' ..
   '"inbox":{"unread":3,"blockedSenders":[]},"billing":{"issue":false,"trialStatus":"none"},' ..
   '"account":{"emailVerified":true,"createdAt":"2025-11-02T10:00:00Z"}},' ..
   '"params":{"importId":"%s","senderId":"s1","senderName":"Ana","flowName":"Flow","abuseFlagged":false}}'

@@ -116,7 +116,7 @@ pgrestart)
     HERALD_USERS=1000 wrk -t1 -c16 -d"${DURATION}s" --timeout 15s -s "$LUA" "http://127.0.0.1:$PORT" | grep RESULT > "$WORK/wrk" &
     client=$!
     # A probe beside the load: one decide every 100 ms; its time, status, Retry-After and error code.
-    template='{"type":"N-INBOX-NEW-IMPORT","at":"2026-03-08T17:45:00Z","now":"2026-03-08T17:45:02Z","user":{"id":"%s","account":true,"tier":"pro","credits":0},"prefs":{"timezone":"Europe/Berlin","quietHours":{"start":"22:00","end":"07:00"},"maxPerDay":2},"permission":"granted","state":{"maintenance":{"dueToday":0,"overdue":0,"openedToday":false,"queueSize":0,"weeklyCapacity":10},"inbox":{"unread":3,"blockedSenders":[]},"billing":{"issue":false,"trialStatus":"none"},"account":{"emailVerified":true,"createdAt":"2025-11-02T10:00:00Z"}},"params":{"importId":"%s","senderId":"s1","senderName":"Ana","flowName":"Flow","abuseFlagged":false}}'
+    template='{"type":"N-INBOX-NEW-IMPORT","at":"2026-03-08T17:45:00Z","now":"2026-03-08T17:45:02Z","user":{"id":"%s","account":true,"tier":"pro","credits":0},"prefs":{"timezone":"Europe/Berlin","quietHours":{"start":"22:00","end":"07:00"},"maxPerDay":2},"permission":"granted","state":{"maintenance":{"dueToday":0,"overdue":0,"queueSize":0,"weeklyCapacity":10},"inbox":{"unread":3,"blockedSenders":[]},"billing":{"issue":false,"trialStatus":"none"},"account":{"emailVerified":true,"createdAt":"2025-11-02T10:00:00Z"}},"params":{"importId":"%s","senderId":"s1","senderName":"Ana","flowName":"Flow","abuseFlagged":false}}'
     (
         n=0
         while [ ! -e "$WORK/probe.stop" ]; do

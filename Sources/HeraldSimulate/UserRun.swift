@@ -106,11 +106,14 @@ struct UserRun {
 
     // MARK: Days and state
 
-    /// Daily draws and the changes that start today, then the day's base request.
+    /// Daily draws and the changes that start today, then the day's base request. An
+    /// `{ instant: "+8h" }` drawn here is an offset from the start of the user's local day
+    /// (a practice logged this morning, `-12h` yesterday's).
     mutating func applyDay(_ day: Int) {
         var state = stateJSON
+        let start = dayStart(day)
         if case .object(let fields) = scenario.population.daily, !fields.isEmpty {
-            state = ValueDraw.merge(state, ValueDraw.draw(scenario.population.daily, random: &random, user: outcome.userID, counter: &uniqueCounter, at: 0))
+            state = ValueDraw.merge(state, ValueDraw.draw(scenario.population.daily, random: &random, user: outcome.userID, counter: &uniqueCounter, at: start))
         }
         for (i, change) in scenario.changes.enumerated() where change.day == day + 1 {
             changesApplied[i] = random.chance(change.share)
@@ -118,9 +121,9 @@ struct UserRun {
         var user = userJSON
         var prefs = prefsJSON
         for (i, change) in scenario.changes.enumerated() where changesApplied[i] && change.day <= day + 1 {
-            if let spec = change.state { state = ValueDraw.merge(state, ValueDraw.draw(spec, random: &random, user: outcome.userID, counter: &uniqueCounter, at: 0)) }
-            if let spec = change.user { user = ValueDraw.merge(user, ValueDraw.draw(spec, random: &random, user: outcome.userID, counter: &uniqueCounter, at: 0)) }
-            if let spec = change.prefs { prefs = ValueDraw.merge(prefs, ValueDraw.draw(spec, random: &random, user: outcome.userID, counter: &uniqueCounter, at: 0)) }
+            if let spec = change.state { state = ValueDraw.merge(state, ValueDraw.draw(spec, random: &random, user: outcome.userID, counter: &uniqueCounter, at: start)) }
+            if let spec = change.user { user = ValueDraw.merge(user, ValueDraw.draw(spec, random: &random, user: outcome.userID, counter: &uniqueCounter, at: start)) }
+            if let spec = change.prefs { prefs = ValueDraw.merge(prefs, ValueDraw.draw(spec, random: &random, user: outcome.userID, counter: &uniqueCounter, at: start)) }
         }
         let request: JSON = [
             "type": .string(engine.bundle.types.names.first ?? ""), "at": "2026-01-01T00:00:00Z", "now": "2026-01-01T00:00:00Z",

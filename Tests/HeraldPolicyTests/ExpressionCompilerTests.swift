@@ -6,11 +6,20 @@ import HeraldSyntax
 final class DictionaryContext: EvaluationContext, @unchecked Sendable {
     let values: [String: Value]
     let sentCounts: [String: Int]
-    init(values: [String: Value], sentCounts: [String: Int] = [:]) {
+    /// The zone `localDate()` reads, as a fixed offset east of UTC in seconds (real zones are
+    /// the engine's: HeraldEngineTests' LocalDateTests); nil: no zone.
+    let zoneOffset: Int?
+    init(values: [String: Value], sentCounts: [String: Int] = [:], zoneOffset: Int? = 0) {
         self.values = values
         self.sentCounts = sentCounts
+        self.zoneOffset = zoneOffset
     }
     func value(at path: [String]) -> Value? { values[path.joined(separator: ".")] }
+    func localDate(of instant: Int) -> Int? {
+        guard let zoneOffset else { return nil }
+        let (days, rest) = (instant &+ zoneOffset).quotientAndRemainder(dividingBy: 86_400)
+        return rest < 0 ? days - 1 : days
+    }
     func sent(_ target: String, within window: SentWindow) -> Int { sentCounts["\(target)/\(window)"] ?? 0 }
     func sent(_ target: String, within window: SentWindow, statuses: [String]) -> Int {
         sentCounts["\(target)/\(window)/\(statuses.joined(separator: ","))"] ?? 0
@@ -254,7 +263,8 @@ enum Fixture {
 
     @Test func everyCodeIsRegistered() {
         let ids = DiagnosticCode.all.map(\.id).filter { $0.hasPrefix("H03") }
-        #expect(ids == (1...22).map { $0 < 10 ? "H030\($0)" : "H03\($0)" })
+        // H0325–H0326: `localDate()` and `days()` (docs/seeds.md P4).
+        #expect(ids == (1...22).map { $0 < 10 ? "H030\($0)" : "H03\($0)" } + ["H0325", "H0326"])
     }
 }
 
@@ -293,6 +303,7 @@ enum Fixture {
         }
         func sent(_ target: String, within window: SentWindow) -> Int { 0 }
         func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int { 0 }
+        func localDate(of instant: Int) -> Int? { nil }
     }
 
     @Test func shortCircuit() {
@@ -324,6 +335,7 @@ enum Fixture {
         }
         func sent(_ target: String, within window: SentWindow) -> Int { 0 }
         func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int { 0 }
+        func localDate(of instant: Int) -> Int? { nil }
     }
 
     @Test func readsBoundToSlotsSkipThePathLookup() {

@@ -95,7 +95,7 @@ import Testing
                 let action = try ServeFixtures.json(response)["prompt"]?.stringValue
                 #expect(action == "ask" || action == "wait")
             }
-            let plan = #"{"now":"2026-03-08T17:45:02Z","user":{"id":"u-9","account":true,"tier":"pro","credits":0},"permission":"granted","prefs":{"timezone":"Europe/Berlin"},"state":{"maintenance":{"dueToday":3,"overdue":0,"openedToday":false,"queueSize":4,"weeklyCapacity":10},"inbox":{"unread":3,"blockedSenders":[]},"billing":{"issue":false,"trialStatus":"none"},"account":{"emailVerified":true,"createdAt":"2025-11-02T10:00:00Z"}},"candidates":[{"type":"N-MAINT-DUE-TODAY","at":"2026-03-08T17:45:00Z","params":{"count":3},"subject":"u-9"}]}"#
+            let plan = #"{"now":"2026-03-08T17:45:02Z","user":{"id":"u-9","account":true,"tier":"pro","credits":0},"permission":"granted","prefs":{"timezone":"Europe/Berlin"},"state":{"maintenance":{"dueToday":3,"overdue":0,"queueSize":4,"weeklyCapacity":10},"inbox":{"unread":3,"blockedSenders":[]},"billing":{"issue":false,"trialStatus":"none"},"account":{"emailVerified":true,"createdAt":"2025-11-02T10:00:00Z"}},"candidates":[{"type":"N-MAINT-DUE-TODAY","at":"2026-03-08T17:45:00Z","params":{"count":3},"subject":"u-9"}]}"#
             try await client.execute(uri: "/v1/policies/handz/plan", method: .post, body: ServeFixtures.body(plan)) { (response) throws in
                 #expect(response.status == .ok)
             }

@@ -85,6 +85,8 @@ final class Context: EvaluationContext {
     var values: [[String]: Value?] = [:]
     var sentCounts: [Int] = []
     var sentIndex = 0
+    /// The zone `localDate()` reads: a fixed offset east of UTC, a whole half hour within ±13 h.
+    var zoneOffset = 0
 
     init(expression: CompiledExpression, environment: Environments, source: inout ValueSource) {
         self.environment = environment
@@ -98,6 +100,7 @@ final class Context: EvaluationContext {
             values[path] = type.flatMap { source.value(of: $0) }
         }
         for _ in 0..<8 { sentCounts.append(source.below(6)) }
+        zoneOffset = (source.below(53) - 26) * 1800
     }
 
     func value(at path: [String]) -> Value? {
@@ -112,6 +115,12 @@ final class Context: EvaluationContext {
             Fuzz.fail("slot \(slot) read for `\(path.joined(separator: "."))`, but it stands for \(environment.slotPaths[slot] ?? [])")
         }
         return value(at: path)
+    }
+
+    /// `localDate(t)`: total over every instant (arithmetic may wrap one to `Int.min`).
+    func localDate(of instant: Int) -> Int? {
+        let (days, rest) = (instant &+ zoneOffset).quotientAndRemainder(dividingBy: 86_400)
+        return rest < 0 ? days - 1 : days
     }
 
     func sent(_ target: String, within window: SentWindow) -> Int {

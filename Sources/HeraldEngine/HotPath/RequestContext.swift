@@ -237,6 +237,11 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         .instant(judgedNow)
     }
 
+    /// `localDate(t)` in the zone the decision resolved (`local.date`'s zone).
+    func localDate(of instant: Int) -> Int? {
+        prefs.zone.localDate(of: instant)
+    }
+
     func sent(_ target: String, within window: SentWindow) -> Int {
         engine.sentCount(target, within: window, ledger: ledger, zone: prefs.zone, now: judgedNow)
     }

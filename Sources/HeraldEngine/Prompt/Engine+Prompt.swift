@@ -125,6 +125,11 @@ final class PromptContext: EvaluationContext {
         return fieldValues[slot]
     }
 
+    /// `localDate(t)` in the user's zone, as `local.date` reads it.
+    func localDate(of instant: Int) -> Int? {
+        prefs.zone.localDate(of: instant)
+    }
+
     func value(at path: [String]) -> Value? {
         engine.value(at: path, trigger: now, now: now, prefs: prefs, input: input, field: field,
                      param: { _ in nil }, subject: { nil })

@@ -18,6 +18,11 @@ public protocol EvaluationContext: AnyObject {
     /// `instant` (`instant < e`, those scheduled ahead included); with `statuses`, only entries
     /// whose status is one of them, else those `sent(_:within:)` counts.
     func sent(_ target: String, after instant: Int, statuses: [String]?) -> Int
+    /// `localDate(t)`: the local date (days since 1970-01-01) of `instant` in the user's zone,
+    /// the zone `local.date` is read in (docs/time.md § The local date of an instant). Every
+    /// context says: there is no default, since a date in some other zone would be a wrong
+    /// answer, not an absent one. nil: the context has no zone (the value is then absent).
+    func localDate(of instant: Int) -> Int?
     /// The instant `since()` measures to: `now`, or the delivery instant for a type judged at
     /// delivery (`timing.judgedAt`). The default reads `value(at: ["now"])`.
     func sinceInstant() -> Value?

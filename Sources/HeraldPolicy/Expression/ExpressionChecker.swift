@@ -20,7 +20,7 @@ struct ExpressionChecker {
     private(set) var sinceTargets: [String] = []
     private var seen: Set<[String]> = []
 
-    static let functions = ["has", "since", "size", "time", "date", "min", "max", "abs", "sent"]
+    static let functions = ["has", "since", "size", "time", "date", "min", "max", "abs", "sent", "localDate", "days"]
     static let windows: [String: SentWindow] = [
         "day": .day, "week": .week, "calendar_week": .calendarWeek, "month": .month, "lifetime": .lifetime,
     ]
@@ -530,6 +530,39 @@ struct ExpressionChecker {
                 return Checked(expression: .constant(.wrap(n < 0 ? 0 &- n : n, as: a.type)), type: a.type)
             }
             return Checked(expression: .maximum(a.expression, .negate(a.expression, result: a.type)), type: a.type)
+        case "localDate":
+            // P4: the local date of an instant, in the zone `local.date` is read in (the engine's
+            // resolved zone for the decision). docs/language.md § Functions, docs/time.md.
+            guard arity(name, 1, arguments, node), let t = check(arguments[0], known) else { return nil }
+            guard t.type == .instant else {
+                let written = text(arguments[0].range)
+                let message = t.type == .date
+                    ? "`localDate()` needs an instant, but `\(written)` is already a date: use it as it is"
+                    : "`localDate()` needs an instant, found `\(written)` of type `\(t.type)`"
+                error(.exprLocalDateNotInstant, message, arguments[0].range)
+                return nil
+            }
+            return Checked(expression: .localDate(t.expression), type: .date)
+        case "days":
+            // P4: whole calendar days from date `a` to date `b`, `b - a` over day numbers: no zone
+            // is read, so a DST change in between is still one day (docs/time.md).
+            guard arity(name, 2, arguments, node) else { return nil }
+            let a = check(arguments[0], known), b = check(arguments[1], known)
+            var dates = true
+            for (argument, checked) in zip(arguments, [a, b]) {
+                guard let checked, checked.type != .date else { continue }
+                dates = false
+                let written = text(argument.range)
+                let message = checked.type == .instant
+                    ? "`days()` counts days between two dates, and `\(written)` is an instant: write `localDate(\(written))`"
+                    : "`days()` counts days between two dates, found `\(written)` of type `\(checked.type)`"
+                error(.exprDaysNotDates, message, argument.range)
+            }
+            guard dates, let a, let b else { return nil }
+            if case .constant(.date(let m)) = a.expression, case .constant(.date(let n)) = b.expression {
+                return Checked(expression: .constant(.int(n &- m)), type: .int)
+            }
+            return Checked(expression: .arithmetic(.subtract, b.expression, a.expression, result: .int), type: .int)
         case "min", "max":
             guard arity(name, 2, arguments, node) else { return nil }
             let a = check(arguments[0], known), b = check(arguments[1], known)

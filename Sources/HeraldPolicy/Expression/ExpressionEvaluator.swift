@@ -121,6 +121,13 @@ enum ExpressionEvaluator {
                 guard case .instant(let t) = f(context) else { return .null }
                 return .int(context.sent(target, after: t, statuses: statuses))
             }
+        case .localDate(let instant):
+            let f = compile(instant)
+            return { context in
+                // An absent instant (an optional field) or a context without a zone: absent.
+                guard case .instant(let t) = f(context), let days = context.localDate(of: t) else { return .null }
+                return .date(days)
+            }
         }
     }
 

@@ -35,6 +35,9 @@ indirect enum TypedExpression: Sendable {
     /// `sent(target, since(instant))` / `sent(target, since(instant), [statuses])`: the entries
     /// after the instant an expression reads (a lapse measured from `state.lastActiveAt`).
     case sentSince(String, TypedExpression, [String]?)
+    /// `localDate(t)`: the local date of an instant in the user's zone (the context's
+    /// `localDate(of:)`). `days(a, b)` needs no case of its own: it is `b - a` over dates.
+    case localDate(TypedExpression)
 }
 
 extension Value {
