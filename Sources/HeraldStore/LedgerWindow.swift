@@ -95,6 +95,9 @@ public struct LedgerWindow: Sendable, Hashable {
             if let cooldown = cap.cooldown { add(seconds: cooldown) }
             if let days = cap.cooldownDays { add(seconds: (days + 1) * 86_400) }
             if let per = cap.per { add(per, counting: counted(by: cap), scope: cap.scope) }
+            // A `max` expression reads its values from the request; only a `sent()` in it reads
+            // the ledger (a state-driven max, `state.plans.cadence[subject] ?? 2`, needs no more).
+            if case .expression(let e)? = cap.max { add(e) }
         }
 
         /// The type or category names a cap counts: its `match`, else (a type's own cap) its

@@ -43,8 +43,12 @@ import HeraldSyntax
         #expect(b.digests["inbox_summary"]?.atReminderTime == true)
         #expect(b.priorities.count == 11 && b.priorities.first?.name == "N-BILLING-PAYMENT-FAILED")
         #expect(b.content.maxLength == 90 && b.content.banned.contains("you failed"))
-        #expect(b.reasons.count == 18 && b.routes.count == 7 && b.categories.count == 6 && b.channels.count == 3)
+        #expect(b.reasons.count == 19 && b.routes.count == 7 && b.categories.count == 6 && b.channels.count == 3)
         #expect(b.badge?.type == .int)
+        // G4 / G9: sessions and plans by id; a plan's cadence sizes its own subject cap.
+        #expect(b.types["N-MASTERY-CHECKPOINT"]?.caps.map(\.id) == ["checkpoint-weekly", "plan-cadence"])
+        #expect(b.types["N-MASTERY-CHECKPOINT"]?.caps.last?.scope == .subject)
+        #expect(b.types["N-MASTERY-CHECKPOINT"]?.suppress.map(\.id) == ["plan-inactive", "plan-reminders-off"])
         #expect(b.user["tier"] == .value(.enumeration(EnumType(cases: ["guest", "free", "pro", "trial"]))))
     }
 

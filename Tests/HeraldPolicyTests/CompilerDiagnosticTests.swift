@@ -159,7 +159,7 @@ import HeraldSyntax
     @Test func expressionErrorsComeThrough() {
         #expect(minimal(replacing: "    link: { route: home }", with: "    link: { route: home }\n    eligible: \"state.streek > 3\"").map(\.code.id) == ["H0306"])
         #expect(minimal(replacing: "    link: { route: home }", with: "    link: { route: home }\n    eligible: \"state.streak\"").map(\.code.id) == ["H0310"])
-        #expect(diagnostics(S.minimalBundle + "caps:\n  - { max: state.streak, per: day }\n").map(\.code.id) == ["H0306"])
+        #expect(diagnostics(S.minimalBundle + "caps:\n  - { max: state.streek, per: day }\n").map(\.code.id) == ["H0306"])
     }
 
     /// Issue 15, item 8a: `>1-` keeps two of the line's seven spaces in the value; the unknown

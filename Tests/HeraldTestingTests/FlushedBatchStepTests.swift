@@ -25,7 +25,7 @@ import HeraldPolicy
               user: { id: u1, account: true, tier: pro }
               prefs: { timezone: America/New_York }
               permission: granted
-              state: { maintenance: { dueToday: 3, overdue: 0 }, mastery: { activePlanIds: [plan-7] } }
+              state: { maintenance: { dueToday: 3, overdue: 0 }, mastery: { plans: { plan-7: active }, reminders: {} } }
             when: \(when)
             then: \(then)
         """), diagnostics: &diagnostics)

@@ -272,7 +272,7 @@ enum Fixtures {
                 var r = handzDueToday(history: history)
                 r.type = "N-MASTERY-CHECKPOINT"
                 r.at = at
-                r.state = ["maintenance": ["dueToday": 2, "overdue": 0], "mastery": ["activePlanIds": ["p1", "p2"]]]
+                r.state = ["maintenance": ["dueToday": 2, "overdue": 0], "mastery": ["plans": ["p1": "active", "p2": "active"], "reminders": [:]]]
                 r.params = ["planId": .string("p\(i % 3)"), "planName": "Closed guard"]
                 return r
             }

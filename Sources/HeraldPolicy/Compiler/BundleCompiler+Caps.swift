@@ -36,7 +36,7 @@ extension Compilation {
         let only = targets(f["only"], what: "`only`", channels: false)
         let exempt = targets(f["exempt"], what: "`exempt`", channels: false)
         let cooldown = f["cooldown"].flatMap { reader.duration($0, what: "`cooldown`") }
-        let max = f["max"].flatMap { compileCapLimit($0) }
+        let max = f["max"].flatMap { compileCapLimit($0, scope: scope) }
         let per = f["per"].flatMap { compileWindow($0) }
         var over = CapOverflow.suppress
         if let n = f["over"], let o = compileOverflow(n) { over = o }
@@ -69,8 +69,11 @@ extension Compilation {
         return cap
     }
 
-    /// An int, or an int expression over `prefs.*` and `user.*`.
-    mutating func compileCapLimit(_ node: YAMLNode) -> CapLimit? {
+    /// An int, or an int expression over `prefs.*` and `user.*`; a `scope: subject` cap's may
+    /// also read `state.*` and `subject` (a `string` there: the cap applies only with a subject),
+    /// so a per-object setting sizes the cap of its object (`state.mastery.cadence[subject] ?? 2`).
+    /// Outside `scope: subject`, a state read is `H0327` and a `subject` read `H0328`.
+    mutating func compileCapLimit(_ node: YAMLNode, scope: CapScope) -> CapLimit? {
         guard let scalar = reader.scalar(node, what: "`max`") else { return nil }
         if let n = NodeReader.parseInt(scalar.value) {
             if n < 0 { reader.diagnostics.error(.invalidScalar, "`max` must not be negative, found `\(n)`", at: node.span) }
@@ -82,7 +85,30 @@ extension Compilation {
                                      at: node.span)
             return nil
         }
-        return noDelivery(expression(node, what: "`max`", expecting: .int, params: [:], state: false), what: "`max`").map(CapLimit.expression)
+        // State is in scope everywhere so that a read outside `scope: subject` gets its own
+        // diagnostic rather than "unknown name".
+        var env = environment(params: [:], state: true)
+        if scope == .subject { env.roots["subject"] = .value(.string) }
+        guard let compiled = noDelivery(ExpressionCompiler.compile(scalar, span: node.span, expecting: .int, in: env,
+                                                                   diagnostics: &reader.diagnostics), what: "`max`")
+        else { return nil }
+        guard scope != .subject else { return .expression(compiled) }
+        var valid = true
+        if let path = compiled.referencedPaths.first(where: { $0.first == "state" }) {
+            reader.diagnostics.error(.capMaxReadsState,
+                                     "`max` reads `\(path.joined(separator: "."))`, but the cap's scope is `\(scope.rawValue)`",
+                                     at: compiled.span,
+                                     notes: [.init("a cap's size reads `state` only by subject: a `scope: subject` cap, such as `max: \"state.plans.cadence[subject] ?? 2\"`; a size for every notification of the scope is a preference (`prefs.*`) or a user field (`user.*`)")])
+            valid = false
+        }
+        if compiled.referencedPaths.contains(where: { $0 == ["subject"] }) {
+            reader.diagnostics.error(.capMaxReadsSubject,
+                                     "`max` reads `subject`, but the cap's scope is `\(scope.rawValue)`, which does not count by subject",
+                                     at: compiled.span,
+                                     notes: [.init("write `scope: subject` to size the cap of each subject by it")])
+            valid = false
+        }
+        return valid ? .expression(compiled) : nil
     }
 
     /// `day` · `week` · `calendar_week` · `month` · `year` · `lifetime` · a duration.

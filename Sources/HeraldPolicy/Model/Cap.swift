@@ -27,7 +27,8 @@ public enum CapWindow: Sendable, Hashable {
     case duration(Int)
 }
 
-/// A cap's limit: a fixed number or an int expression over `prefs.*`/`user.*`.
+/// A cap's limit: a fixed number or an int expression over `prefs.*`/`user.*` (a `scope: subject`
+/// cap's may also read `state.*` and `subject`).
 public enum CapLimit: Sendable {
     case fixed(Int)
     case expression(CompiledExpression)

@@ -69,7 +69,7 @@ extension JSONSchemaGenerator {
                 ("scope", enumeration(["global", "category", "type", "channel", "subject"], "What is counted together (`type` inside a type, else `global`).")),
                 ("match", ref("names", "Type, category or channel names the cap applies to and counts (default all).")),
                 ("only", ref("names", "Type or category names the cap applies to; it still counts all of its scope.")),
-                ("max", anyOf([object([("type", .string("integer")), ("minimum", .int(0))]), ref("expression")], "How many (an int, or an int expression over `prefs.*`/`user.*`); required unless `cooldown`.")),
+                ("max", anyOf([object([("type", .string("integer")), ("minimum", .int(0))]), ref("expression")], "How many (an int, or an int expression over `prefs.*`/`user.*`; in a `scope: subject` cap also over `state.*` and `subject`, such as `state.plans.cadence[subject] ?? 2`); required unless `cooldown`.")),
                 ("per", anyOf([
                     enumeration(LanguageKeys.capWindows),
                     ref("duration"),
