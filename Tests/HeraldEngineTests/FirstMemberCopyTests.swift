@@ -76,6 +76,12 @@ import Testing
                                                         status: "scheduled", subject: "c-1", channel: "push")])
         let second = S.decide(secondRequest, engine: engine)
         #expect(second.action == .batch)
+        // Flushed alone, a member is its own notification, without the params it carried.
+        let secondKey = try #require(second.batch?.key)
+        let alone = try #require(engine.flush(secondKey, members: [second]))
+        #expect(alone.notification?.body == "A contact was merged.")
+        #expect(alone.notification?.presentation?.batchParams.isEmpty ?? true)
+        #expect(!alone.json().serialized().contains("batchParams"))
         let key = try #require(second.batch?.key)
         let members = engine.batchMembers(of: key, among: [first, second])
         #expect(members.count == 2)

@@ -217,6 +217,12 @@ extension Engine {
         // A digest declared `single: summary` stays a summary with one member.
         if members.count == 1, digest?.single != .summary {
             decision.trace = [TraceStep(stage: .batching, outcome: .pass, detail: "flushed `\(batchKey)` with its only member")]
+            // The params it carried for a group's copy are not part of what is delivered.
+            if var n = decision.notification, var p = n.presentation, !p.batchParams.isEmpty {
+                p.batchParams = []
+                n.presentation = p
+                decision.notification = n
+            }
             return decision
         }
         let copy: Copy?

@@ -13,9 +13,9 @@ struct FirstMemberNames {
 
 extension Compilation {
     /// The types whose notifications a batch group's or digest's batches can hold, in
-    /// declaration order: its `members` (types, or the types of member categories), the types
-    /// with a cap of their own that overflows into it (`over: batch(<group>)` /
-    /// `digest(<name>)`), and every type a policy cap overflowing into it may apply to.
+    /// declaration order: its `members`, the types with a cap of their own that overflows into
+    /// it (`over: batch(<group>)` / `digest(<name>)`), and every type a policy cap overflowing
+    /// into it may apply to.
     func typesHeld(members: [String], overflow: CapOverflow, types: NamedTable<NotificationType>, policyCaps: [Cap]) -> [String] {
         var held = Set<String>()
         if !members.isEmpty { held.formUnion(typesCovered(by: members)) }
