@@ -254,7 +254,9 @@ enum Fixture {
 
     @Test func everyCodeIsRegistered() {
         let ids = DiagnosticCode.all.map(\.id).filter { $0.hasPrefix("H03") }
-        #expect(ids == (1...22).map { $0 < 10 ? "H030\($0)" : "H03\($0)" })
+        // H0329–H0330 sit in the range but belong to batch copy naming its first member
+        // (DiagnosticCode+FirstMember.swift, issue 18).
+        #expect(ids == (1...22).map { $0 < 10 ? "H030\($0)" : "H03\($0)" } + ["H0329", "H0330"])
     }
 }
 
