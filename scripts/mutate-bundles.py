@@ -13,7 +13,7 @@ the default, the category's, group's or digest's own name), each digest's
 fixed at 19:00, `every: week` made daily, `weekday` moved a day, each `members` entry dropped),
 each `sent(…, since(…))` window widened to `lifetime`, each presentation key (`sound`, `actions`,
 `osChannel`, `relevance`, `payload`, `foreground`, a category's per-channel label, a badge tab, a batch's or
-digest's `interruption`; a `sound.when` dropped), each batch group's `by: threadId`, `quietHours.during` and `provisional` deleted, each `dedupe.by: content` (back to the key), each declared preference's `allowed` list and
+digest's `interruption`; a `sound.when` dropped), each batch group's `by: threadId`, each `{first.<param>}` of group copy (shown as `{first}`) and each `{others}` (as `{count}`), `quietHours.during` and `provisional` deleted, each `dedupe.by: content` (back to the key), each declared preference's `allowed` list and
 the default of each one some rule reads as `prefs.<name>` (a bool negated, an int without
 `allowed` set to 0), each `plan.horizon` and `plan.maxPending`, each `{x, time|date, style}` in copy
 without its style and without its format, each link binding of an optional route param, each
@@ -255,6 +255,22 @@ def mutations(catalog_dir, policy_dir):
                 def mutate(d, n=name):
                     del d["batching"][n]["by"]
                 found.append((f"delete `by` of batching `{name}`", path, mutate))
+        # Group copy naming the first member (P11 part 2): each `{first.<param>}` shows the first
+        # member's whole body (`{first}`) instead, and each `{others}` counts every member.
+        for section in ("batching", "digests"):
+            for name, body in (doc.get(section) or {}).items() if isinstance(doc.get(section), dict) else []:
+                copy = body.get("copy") if isinstance(body, dict) else None
+                for field, text in (copy or {}).items() if isinstance(copy, dict) else []:
+                    if not isinstance(text, str):
+                        continue
+                    if re.search(r"\{first\.\w+\}", text):
+                        def mutate(d, s=section, n=name, f=field):
+                            d[s][n]["copy"][f] = re.sub(r"\{first\.\w+\}", "{first}", d[s][n]["copy"][f])
+                        found.append((f"`{{first.<param>}}` → `{{first}}` in {section} `{name}` copy `{field}`", path, mutate))
+                    if "{others" in text:
+                        def mutate(d, s=section, n=name, f=field):
+                            d[s][n]["copy"][f] = d[s][n]["copy"][f].replace("{others", "{count")
+                        found.append((f"`{{others}}` → `{{count}}` in {section} `{name}` copy `{field}`", path, mutate))
         for section in ("batching", "digests"):
             for name, body in (doc.get(section) or {}).items() if isinstance(doc.get(section), dict) else []:
                 if isinstance(body, dict) and body.get("interruption", "active") != "active":

@@ -49,7 +49,9 @@ import Testing
         let flushed = try #require(plan.batches.first)
         #expect(plan.batches.count == 1)
         #expect(flushed.notification?.threadId == "contacts")
-        #expect(flushed.notification?.body == "3 contacts updated their profiles. New info available.")
+        // R-§3.2 "[Name] and {count} others": the first member's name; the lock screen counts.
+        #expect(flushed.notification?.body == "Mara Lind and 2 others updated their profiles. New info available.")
+        #expect(flushed.notification?.lockscreen == "3 contacts updated their profiles. New info available.")
     }
 
     @Test("H-§10.2 inbox cap: with one overflowing import the 19:00 flush is the summary, not that import's push")

@@ -25,6 +25,8 @@ let allowed: [String: ValueType] = [
     "startsAt": .time, "day": .date, "weekday": .weekday,
     "tier": .enumeration(EnumType(cases: ["free", "pro", "trial"])), "tags": .list(.string),
     "subject": .optional(.string), "first": .string, "type": .string,
+    // Group copy: the first member's params (dotted names) and the others' count (P11).
+    "first.name": .optional(.string), "first.count": .int, "others": .int,
 ]
 /// A route's declared params.
 let routeParams: [String: ValueType] = ["id": .string, "filter": .string]

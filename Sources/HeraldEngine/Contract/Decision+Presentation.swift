@@ -1,5 +1,6 @@
 // A closed family: what a notification carries besides its copy (`Decision.Presentation`, with
 // its quick actions and named values) and the box a notification keeps it in.
+public import HeraldPolicy
 
 extension Decision {
     /// The render-only keys of a notification (docs/seeds.md P14, P22, P24): the sound, quick
@@ -32,6 +33,10 @@ extension Decision {
         public var badges: [(tab: String, count: Int)]
         /// How the app presents it while in the foreground: `banner`, `list` or `none`.
         public var foreground: String?
+        /// The params of this notification that a batch group's or digest's copy names as
+        /// `{first.<param>}`, in the group's order (absent optional ones left out): a flush whose
+        /// first member this is shows them (docs/decisions.md § Batches and digests).
+        public var batchParams: [(name: String, value: Value)] = []
 
         public init(sound: String? = nil, actions: [Action]? = nil, osChannel: String? = nil, relevance: Double? = nil,
                     payload: [(key: String, value: String)] = [], categoryTitle: String? = nil,
@@ -50,6 +55,7 @@ extension Decision {
             a.sound == b.sound && a.actions == b.actions && a.osChannel == b.osChannel && a.relevance == b.relevance
                 && a.payload.elementsEqual(b.payload, by: ==) && a.categoryTitle == b.categoryTitle
                 && a.badges.elementsEqual(b.badges, by: ==) && a.foreground == b.foreground
+                && a.batchParams.elementsEqual(b.batchParams, by: ==)
         }
 
         /// The members `Decision.json()` writes into `notification`, after `badge`.
@@ -69,7 +75,29 @@ extension Decision {
                 members.append(JSON.Member("badges", .object(badges.map { JSON.Member($0.tab, .int($0.count)) })))
             }
             if let foreground { members.append(JSON.Member("foreground", .string(foreground))) }
+            if !batchParams.isEmpty {
+                members.append(JSON.Member("batchParams", .object(batchParams.map { JSON.Member($0.name, Self.json(of: $0.value)) })))
+            }
             return members
+        }
+
+        /// A param's value as a request writes it: numbers and booleans as JSON, instants in
+        /// RFC 3339 UTC, dates `YYYY-MM-DD`, times `HH:MM`, lists as arrays.
+        static func json(of value: Value) -> JSON {
+            switch value {
+            case .bool(let b): return .bool(b)
+            case .int(let i), .duration(let i): return .int(i)
+            case .string(let s): return .string(s)
+            case .instant(let t): return .string(ContractTime.format(t))
+            case .time(let t):
+                func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+                return .string(pad(t / 3600) + ":" + pad(t % 3600 / 60))
+            case .date(let d): return .string(CivilDate(days: d).description)
+            case .weekday(let w): return .string(["mon", "tue", "wed", "thu", "fri", "sat", "sun"][max(0, min(6, w - 1))])
+            case .list(let items): return .array(items.map(json(of:)))
+            case .map(let entries): return .object(entries.keys.sorted().map { JSON.Member($0, json(of: entries[$0]!)) })
+            case .null: return .null
+            }
         }
     }
 }

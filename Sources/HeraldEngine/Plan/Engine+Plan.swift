@@ -92,6 +92,9 @@ extension Engine {
         }
         guard errors.isEmpty else { return .failure(RequestErrors(errors.sorted { $0.path < $1.path })) }
         var result = decisions.flatMap { $0 }
+        // Each decision's trigger instant: a batch's members are flushed in trigger order, so its
+        // first member (`{first}`, `{first.<param>}`) is the earliest, whatever the candidates' order.
+        let triggeredAt = decisions.indices.flatMap { i in decisions[i].map { _ in candidates[i].at } }
         // A member scheduled alone at a batch's start joins the batch that formed around it.
         // Members are grouped by batch key once, and lone scheduled decisions by instant, so
         // this is O(n log n) however many batches form.
@@ -138,7 +141,7 @@ extension Engine {
         }
         var batches: [Decision] = []
         for key in batchKeys {
-            let members = membersByKey[key]!.sorted().map { result[$0] }
+            let members = membersByKey[key]!.sorted { (triggeredAt[$0], $0) < (triggeredAt[$1], $1) }.map { result[$0] }
             if let flushed = flush(key, members: members) { batches.append(flushed) }
         }
         let limit = now.addingReportingOverflow(horizon).overflow ? Int.max : now + horizon
@@ -194,8 +197,10 @@ extension Engine {
     }
 
     /// One notification for a batch or digest: with one member, that member's own
-    /// notification; with more, the group's copy and link (`{count}` members, `{first}` the
-    /// first member's body), delivered at the batch's flush time under the batch key.
+    /// notification; with more, the group's copy and link (`{count}` members, `{others}` the
+    /// count − 1, `{first}` the first member's body, `{first.<param>}` a param the first member
+    /// carries in `notification.batchParams`), delivered at the batch's flush time under the
+    /// batch key.
     /// - Returns: nil when `members` is empty.
     public func flush(_ batchKey: String, members: [Decision]) -> Decision? {
         guard let first = members.first else { return nil }
@@ -212,6 +217,12 @@ extension Engine {
         // A digest declared `single: summary` stays a summary with one member.
         if members.count == 1, digest?.single != .summary {
             decision.trace = [TraceStep(stage: .batching, outcome: .pass, detail: "flushed `\(batchKey)` with its only member")]
+            // The params it carried for a group's copy are not part of what is delivered.
+            if var n = decision.notification, var p = n.presentation, !p.batchParams.isEmpty {
+                p.batchParams = []
+                n.presentation = p
+                decision.notification = n
+            }
             return decision
         }
         let copy: Copy?
@@ -225,11 +236,13 @@ extension Engine {
         } else {
             (copy, link, span, threadId) = (nil, nil, nil, nil)
         }
-        let values: [String: Value] = [
-            "count": .int(members.count), "first": .string(first.notification?.body ?? ""),
+        var values: [String: Value] = [
+            "count": .int(members.count), "others": .int(members.count - 1), "first": .string(first.notification?.body ?? ""),
             "type": .string(first.type), "subject": .string(batchKey),
             "thread": .string(first.notification?.threadId ?? ""),
         ]
+        // `{first.<param>}`: the params the first member carries for it (absent: empty text).
+        for (name, value) in first.notification?.presentation?.batchParams ?? [] { values["first." + name] = value }
         var n = Decision.Notification()
         n.title = copy?.title?.render(values)
         n.subtitle = copy?.subtitle?.render(values)

@@ -214,6 +214,10 @@ extension DecisionRun {
             if plan.isDynamic { p.payload = plan.payload(context, localDate: instant) }
             if let when = plan.soundWhen { p.sound = when.evaluateBool(context) ? plan.fixed.sound : nil }
         }
+        // The params a group's copy names as `{first.<param>}`, present ones only (P11).
+        for (name, slot) in table.batchParams {
+            if let value = context.param(slot) { p.batchParams.append((name, value)) }
+        }
         if !engine.core.badgeTabs.isEmpty {
             p.badges = engine.tabBadges(context)
             if engine.core.badgeEval == nil, p.badges.count == engine.core.badgeTabs.count {

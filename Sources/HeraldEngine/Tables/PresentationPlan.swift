@@ -61,6 +61,7 @@ final class PresentationPlan: Sendable {
         if let rendered {
             if isDynamic { p.payload = rendered.payload }
             p.badges = rendered.badges
+            p.batchParams = rendered.batchParams
         }
         if soundWhen != nil { p.sound = rendered?.sound }
         if quiet { p.sound = nil }

@@ -121,6 +121,10 @@ final class TypeTable: Sendable {
     /// Rendering asks the request for part of the presentation: a payload template with
     /// placeholders, or the catalog's tab badges.
     let rendersPresentation: Bool
+    /// The params a batch group's or digest's copy names as `{first.<param>}` whose batches can
+    /// hold this type, with their slots: its decisions carry them for the flush (P11). Empty
+    /// (most types): nothing is rendered for them.
+    let batchParams: [(name: String, slot: Int)]
     /// The policy says `provisional: passive` and some channel of the type needs OS permission:
     /// a provisional permission renders quietly (docs/seeds.md P25).
     let provisionalPassive: Bool
@@ -310,7 +314,15 @@ final class TypeTable: Sendable {
         subjectTemplate = bind(type.subject)
         interruptionLevel = (type.silent ? .passive : (type.interruption ?? category?.interruption ?? .active)).rawValue
         presentation = PresentationPlan(type: type, category: category)
+        var batchParams: [(name: String, slot: Int)] = []
+        let firstParams = bundle.batching.values.filter { $0.firstHolders.contains(id) }.flatMap(\.firstParams)
+            + bundle.digests.values.filter { $0.firstHolders.contains(id) }.flatMap(\.firstParams)
+        for name in firstParams where !batchParams.contains(where: { $0.name == name }) {
+            if let slot = type.params.firstIndex(where: { $0.name == name }) { batchParams.append((name, slot)) }
+        }
+        self.batchParams = batchParams
         rendersPresentation = (presentation?.isDynamic ?? false) || presentation?.soundWhen != nil || !bundle.badgeTabs.isEmpty
+            || !batchParams.isEmpty
         provisionalPassive = bundle.provisionalPassive && channels.contains(where: \.permission)
         timingCitation = citing.cite("\(id).timing", at: keys["timing"] ?? type.span)
         var plans: [CapPlan] = []

@@ -17,7 +17,7 @@ struct CompiledPolicy {
 }
 
 extension Compilation {
-    mutating func compilePolicy() -> CompiledPolicy {
+    mutating func compilePolicy(types: NamedTable<NotificationType>) -> CompiledPolicy {
         var policy = CompiledPolicy()
         if let single = sections.singles["defaults"] { policy.defaults = compileDefaults(single.value) }
         if let single = sections.singles["exemptions"] { policy.exemptions = compileExemptions(single) }
@@ -43,7 +43,7 @@ extension Compilation {
         if let single = sections.singles["dedupe"], let f = reader.fields(single.value, LanguageKeys.policyDedupe) {
             policy.dedupe = DedupePolicy(window: f["window"].flatMap { reader.duration($0, what: "`dedupe.window`") }, span: single.key.span)
         }
-        let groupCopy: [String: ValueType] = ["count": .int, "first": .string]
+        let groupCopy: [String: ValueType] = ["count": .int, "first": .string, "others": .int]
         // A batch's or digest's thread id names a thread, not a count: `{type}` only.
         let groupThread: [String: ValueType] = ["type": .string]
         for pair in sections.named["batching", default: []] {
@@ -70,16 +70,25 @@ extension Compilation {
                                              at: n.span, suggestion: Suggestions.closest(to: s.value, in: ["threadId"]))
                 }
             }
-            let copyNames = byThread ? groupCopy.merging(["thread": .string]) { a, _ in a } : groupCopy
+            // `{first.<param>}` (P11): a param every type the group's batches can hold declares.
+            let held = typesHeld(members: members, overflow: .batch(name), types: types, policyCaps: policy.caps)
+            let first = firstMemberNames(of: "batch group `\(name)`", held: held)
+            let copyNames = (byThread ? groupCopy.merging(["thread": .string]) { a, _ in a } : groupCopy)
+                .merging(first.allowed) { a, _ in a }
             let threadNames = byThread ? groupThread.merging(["thread": .string]) { a, _ in a } : groupThread
+            templateRefusals = first.refused
             let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: copyNames) }
             let link = f["link"].flatMap { compileLink($0, allowed: copyNames) }
+            templateRefusals = [:]
+            checkFirstSensitive(copy, owner: "batch group `\(name)`", sensitive: first.sensitive)
             let threadId = f["threadId"].flatMap { template($0, what: "a batch group's `threadId`", allowed: threadNames) }
             guard let window else { continue }
             var group = BatchGroup(name: name, window: window, members: members, copy: copy, link: link,
                                    threadId: threadId, span: pair.key.span)
             group.interruption = f["interruption"].flatMap { reader.enumValue($0, what: "a batch group's `interruption`", as: Interruption.self) }
             group.byThread = byThread
+            group.firstParams = Self.firstParams(copy: copy, link: link)
+            if !group.firstParams.isEmpty { group.firstHolders = held }
             policy.batching.insert(group, named: name)
         }
         for pair in sections.named["digests", default: []] {
@@ -87,18 +96,25 @@ extension Compilation {
             reader.checkIdentifier(name, at: pair.key.span, what: "digest")
             guard let f = reader.fields(pair.value, LanguageKeys.digest, owner: name, ownerSpan: pair.key.span) else { continue }
             let at = f["at"].flatMap { digestTime($0, digest: name) }
-            let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: groupCopy) }
-            let link = f["link"].flatMap { compileLink($0, allowed: groupCopy) }
+            let members = digestMembers(f["members"], digest: name, batching: policy.batching, digests: policy.digests)
+            let held = typesHeld(members: members, overflow: .digest(name), types: types, policyCaps: policy.caps)
+            let first = firstMemberNames(of: "digest `\(name)`", held: held)
+            templateRefusals = first.refused
+            let copy = f["copy"].flatMap { compileCopy($0, owner: name, allowed: groupCopy.merging(first.allowed) { a, _ in a }) }
+            let link = f["link"].flatMap { compileLink($0, allowed: groupCopy.merging(first.allowed) { a, _ in a }) }
+            templateRefusals = [:]
+            checkFirstSensitive(copy, owner: "digest `\(name)`", sensitive: first.sensitive)
             let single = f["single"].flatMap { reader.enumValue($0, what: "a digest's `single`", as: Digest.Single.self) } ?? .member
             let threadId = f["threadId"].flatMap { template($0, what: "a digest's `threadId`", allowed: groupThread) }
             let weekday = digestSchedule(every: f["every"], on: f["weekday"], digest: name)
-            let members = digestMembers(f["members"], digest: name, batching: policy.batching, digests: policy.digests)
             guard let at else { continue }
             var digest = Digest(name: name, at: at ?? 0, copy: copy, link: link, single: single, threadId: threadId, span: pair.key.span)
             digest.atReminderTime = at == nil
             digest.weekday = weekday
             digest.members = members
             digest.interruption = f["interruption"].flatMap { reader.enumValue($0, what: "a digest's `interruption`", as: Interruption.self) }
+            digest.firstParams = Self.firstParams(copy: copy, link: link)
+            if !digest.firstParams.isEmpty { digest.firstHolders = held }
             policy.digests.insert(digest, named: name)
         }
         for item in sections.lists["priorities", default: []] {

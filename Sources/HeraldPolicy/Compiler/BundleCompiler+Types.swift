@@ -362,7 +362,8 @@ extension Compilation {
                                          at: pair.value.span, suggestion: Suggestions.closest(to: scalar.value, in: e.cases))
                 continue
             }
-            if let value = MessageTemplate.compile(scalar, span: pair.value.span, allowed: allowed, diagnostics: &reader.diagnostics) {
+            if let value = MessageTemplate.compile(scalar, span: pair.value.span, allowed: allowed, refused: templateRefusals,
+                                                  diagnostics: &reader.diagnostics) {
                 // A required route param must not take an optional param of the type: absent,
                 // it would render an empty path segment or query value (docs/templates.md).
                 if let route, let routeType = route.paramType(param) {

@@ -38,6 +38,9 @@ struct Compilation {
     var categoryOfType: [String: String] = [:]
     var batchNames: [String] = []
     var digestNames: [String] = []
+    /// Placeholders the template being compiled refuses with their own diagnostic (a group's
+    /// `{first.<param>}`, H0297/H0298); empty outside group copy.
+    var templateRefusals: [String: (code: DiagnosticCode, message: String)] = [:]
     /// The standard environment without params, built once the schemas are known: every
     /// expression's environment is this one with its own `params` (building it per expression
     /// made compiling O(types²): `prefs.types.*` and `sent()` targets name every type).
@@ -93,7 +96,7 @@ struct Compilation {
             if let type { types.insert(type, named: pair.key.value) }
         }
         checkKeptChannels(categories: categories, types: types)
-        let policy = compilePolicy()
+        let policy = compilePolicy(types: types)
         checkMaxPerDayDefault(prefs, defaults: policy.defaults)
         checkDuplicateIDs(types: types, policyCaps: policy.caps, policyRules: policy.suppress)
         let prompt = compilePrompt()
@@ -155,7 +158,8 @@ struct Compilation {
 
     mutating func template(_ node: YAMLNode, what: String, allowed: [String: ValueType]) -> MessageTemplate? {
         guard let scalar = reader.scalar(node, what: what) else { return nil }
-        return MessageTemplate.compile(scalar, span: node.span, allowed: allowed, diagnostics: &reader.diagnostics)
+        return MessageTemplate.compile(scalar, span: node.span, allowed: allowed, refused: templateRefusals,
+                                       diagnostics: &reader.diagnostics)
     }
 
     /// Reports `name` unless it is in `known`, with "did you mean" over `known`.

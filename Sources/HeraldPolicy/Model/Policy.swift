@@ -77,6 +77,11 @@ public struct BatchGroup: Sendable, Hashable {
     /// `by: threadId`: members coalesce only with members of the same thread (the rendered
     /// thread id); each thread has its own batches, keyed `<group>:<user>:<thread>:<start>`.
     public var byThread = false
+    /// The params its copy and link name as `{first.<param>}` (P11): the batch's first member's.
+    public var firstParams: [String] = []
+    /// The types its batches can hold when `firstParams` is not empty (each declares them):
+    /// their scheduled and batched decisions carry those params for the flush.
+    public var firstHolders: [String] = []
     public var span: SourceSpan
 
     public init(name: String, window: Int, members: [String], copy: Copy?, link: Link?,
@@ -112,6 +117,11 @@ public struct Digest: Sendable, Hashable {
     public var threadId: MessageTemplate?
     /// The flushed digest's interruption level; nil: `active`.
     public var interruption: Interruption?
+    /// The params its copy and link name as `{first.<param>}` (P11): the batch's first member's.
+    public var firstParams: [String] = []
+    /// The types its batches can hold when `firstParams` is not empty (each declares them):
+    /// their scheduled and batched decisions carry those params for the flush.
+    public var firstHolders: [String] = []
     public var span: SourceSpan
 
     /// `single:` — whether a digest with one member stays a summary.

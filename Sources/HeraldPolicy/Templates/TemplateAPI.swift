@@ -59,14 +59,17 @@ public struct MessageTemplate: Sendable, Hashable {
     }
 
     /// Parses `scalar` and checks every placeholder against `allowed` (name → type; `plural`
-    /// needs an int, `select` a string, enum or bool). Errors point at the placeholder's column.
+    /// needs an int, `select` a string, enum or bool). Errors point at the placeholder's column;
+    /// a name in `refused` is reported with its own code and message.
     public static func compile(
         _ scalar: YAMLScalar,
         span: SourceSpan,
         allowed: [String: ValueType],
+        refused: [String: (code: DiagnosticCode, message: String)] = [:],
         diagnostics: inout Diagnostics
     ) -> MessageTemplate? {
         var parser = TemplateParser(scalar: scalar, allowed: allowed)
+        parser.refused = refused
         let parts = parser.parseMessage(inPlural: false, nested: false)
         diagnostics.append(contentsOf: parser.diagnostics)
         guard !parser.failed else { return nil }

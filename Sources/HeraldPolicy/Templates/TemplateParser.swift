@@ -90,6 +90,9 @@ struct TemplateParser {
     let scalar: YAMLScalar
     let bytes: [UInt8]
     let allowed: [String: ValueType]
+    /// Names that are refused with their own diagnostic rather than `H0421` (a group's
+    /// `{first.<param>}` that not every held type declares alike: H0297, H0298).
+    var refused: [String: (code: DiagnosticCode, message: String)] = [:]
     var i = 0
     var diagnostics = Diagnostics()
     var failed = false
@@ -165,17 +168,21 @@ struct TemplateParser {
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x09 || bytes[i] == 0x0D { i += 1 }
     }
 
-    mutating func readWord() -> Range<Int> {
+    /// A name or selector; `dotted`: a placeholder's name, which may have dots (`first.name`).
+    mutating func readWord(dotted: Bool = false) -> Range<Int> {
         let start = i
         while i < bytes.count {
             let b = bytes[i]
             let isWord = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
                 || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: "=") || b >= 0x80
+                || (dotted && b == UInt8(ascii: ".") && i > start && i + 1 < bytes.count && Self.isLetter(bytes[i + 1]))
             guard isWord else { break }
             i += 1
         }
         return start..<i
     }
+
+    static func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "_") }
 
     func word(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
 
@@ -190,7 +197,7 @@ struct TemplateParser {
             return nil
         }
         skipSpaces()
-        let nameRange = readWord()
+        let nameRange = readWord(dotted: true)
         let name = word(nameRange)
         skipSpaces()
         guard !name.isEmpty else {
@@ -337,6 +344,7 @@ struct TemplateParser {
 
     mutating func checkKnown(_ name: String, _ range: Range<Int>) {
         guard allowed[name] == nil else { return }
+        if let refusal = refused[name] { return fail(refusal.code, refusal.message, range) }
         fail(.templateUnknownPlaceholder,
              "`{\(name)}` is not a declared param; declare it in `params` or fix the name",
              range, suggestion: Suggestions.closest(to: name, in: allowed.keys.sorted()))

@@ -42,7 +42,7 @@ public struct DiagnosticCode: Sendable, Hashable, Codable, CustomStringConvertib
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 
     /// Every code Herald can emit, in id order.
-    public static let all: [DiagnosticCode] = (bundleCodes + yamlCodes + structureCodes + expressionCodes + referenceCodes + templateCodes + lintCodes + testCodes + timingCodes + channelCodes + scenarioCodes + renderCodes + preferenceCodes + dataCodes + capLimitCodes)
+    public static let all: [DiagnosticCode] = (bundleCodes + yamlCodes + structureCodes + expressionCodes + referenceCodes + templateCodes + lintCodes + testCodes + timingCodes + channelCodes + scenarioCodes + renderCodes + preferenceCodes + dataCodes + capLimitCodes + firstMemberCodes)
         .sorted { $0.id < $1.id }
 
     public static let byID: [String: DiagnosticCode] = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
