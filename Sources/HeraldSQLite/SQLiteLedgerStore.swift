@@ -5,11 +5,9 @@ import GRDB
 /// The embedded `LedgerStore`: one SQLite file in WAL mode, through GRDB (on a server, or inside
 /// an app that plans its own local notifications; no NIO).
 ///
-/// Each unit of work runs in a `BEGIN IMMEDIATE` transaction: SQLite's single writer lock taken
+/// Each unit of work is one `BEGIN IMMEDIATE` transaction: SQLite's single writer lock taken
 /// before the first read, so the read-decide-write of one user (of every user: SQLite has one
-/// writer) never interleaves with another, in this process or any other sharing the file. Units
-/// that wait for the writer together share one transaction, each in its own savepoint, and are
-/// answered after its one commit (group commit: `SQLiteGroupCommit`).
+/// writer) never interleaves with another, in this process or any other sharing the file.
 /// Readers (`entries`) run beside the writer on the pool's reader connections.
 ///
 /// Durability: WAL with `synchronous = NORMAL` (the default `Durability.process`): a
@@ -25,8 +23,6 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     let pool: DatabasePool
-    /// Runs `commit`'s units, several to a transaction when they wait together.
-    let groupCommit: SQLiteGroupCommit
     /// The file, for messages.
     public let path: String
 
@@ -54,9 +50,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             }
         }
         do {
-            let pool = try DatabasePool(path: path, configuration: config)
-            self.pool = pool
-            groupCommit = SQLiteGroupCommit(pool: pool)
+            pool = try DatabasePool(path: path, configuration: config)
             // A damaged file can open fine and fail on its first page read: check it now.
             try pool.read { db in _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
             try SQLiteSchema.migrate(pool, path: path)
@@ -86,59 +80,36 @@ public final class SQLiteLedgerStore: LedgerStore {
         guard !user.isEmpty else { throw StoreError.missingUser }
         let path = self.path
         do {
-            // Queued for GRDB's writer queue, awaited: a task waiting for the writer (or for
-            // another process's write lock, up to the busy timeout) suspends and never blocks a
-            // thread of the cooperative pool, which a server shares with its request handlers.
-            // Units queued together run in one transaction (`SQLiteGroupCommit`); the result
-            // comes back only after its transaction committed.
-            // A task cancelled before its unit runs gets `CancellationError` and writes nothing
-            // (as GRDB's own asynchronous write does); once running, a unit completes.
-            // `decide` is lent to the writer's queue for the length of this call: the group
-            // commit drops the unit before resuming its caller.
-            let cancellation = SQLiteGroupCommit.Cancellation()
-            return try await withoutActuallyEscaping(decide) { decide in
-                try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { continuation in
-                        groupCommit.submit(SQLiteGroupCommit.Unit(
-                            run: { db in
-                                try cancellation.check()
-                                let result = try Self.unit(db, user: user, read: read, requestKey: requestKey, now: now,
-                                                           decide: decide)
-                                return { continuation.resume(returning: result) }
-                            },
-                            fail: { error in continuation.resume(throwing: error) }))
+            // On GRDB's writer queue, awaited: a task waiting for the writer (or for another
+            // process's write lock, up to the busy timeout) suspends and never blocks a thread of
+            // the cooperative pool, which a server shares with its request handlers.
+            return try await Self.writeNow(pool) { db in
+                var result: LedgerCommit<Value>?
+                try db.inTransaction(.immediate) {
+                    if let requestKey, let body = try String.fetchOne(
+                        db.cachedStatement(sql: "SELECT body FROM response WHERE user = ? AND request_key = ?"),
+                        arguments: [user, requestKey])
+                    {
+                        result = LedgerCommit(response: body, replayed: true, value: nil, inserted: [])
+                        return .rollback
                     }
-                } onCancel: {
-                    cancellation.cancel()
+                    let snapshot = try Self.entries(db, user: user, read: read)
+                    let (proposal, value) = try UnitOfWork.resolve(snapshot: snapshot, decide: decide) { keys in
+                        try Self.liveEntries(db, user: user, keys: keys)
+                    }
+                    try Self.apply(proposal, db: db, user: user, now: now)
+                    if let requestKey {
+                        try db.cachedStatement(sql: "INSERT INTO response (user, request_key, body, recorded_at) VALUES (?, ?, ?, ?)")
+                            .execute(arguments: [user, requestKey, proposal.response, now])
+                    }
+                    result = LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
+                    return .commit
                 }
+                return result!
             }
         } catch {
             throw Self.storeError(error, path: path)
         }
-    }
-
-    /// One unit of work inside the writer's open transaction (the caller's `BEGIN IMMEDIATE`, or
-    /// its savepoint in a group): replay the stored response, or read, decide and write.
-    static func unit<Value: Sendable>(
-        _ db: Database, user: String, read: LedgerRead, requestKey: String?, now: Int,
-        decide: ([LedgerRecord]) throws -> (LedgerProposal, Value)
-    ) throws -> LedgerCommit<Value> {
-        if let requestKey, let body = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT body FROM response WHERE user = ? AND request_key = ?"),
-            arguments: [user, requestKey])
-        {
-            return LedgerCommit(response: body, replayed: true, value: nil, inserted: [])
-        }
-        let snapshot = try entries(db, user: user, read: read)
-        let (proposal, value) = try UnitOfWork.resolve(snapshot: snapshot, decide: decide) { keys in
-            try liveEntries(db, user: user, keys: keys)
-        }
-        try apply(proposal, db: db, user: user, now: now)
-        if let requestKey {
-            try db.cachedStatement(sql: "INSERT INTO response (user, request_key, body, recorded_at) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [user, requestKey, proposal.response, now])
-        }
-        return LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
     }
 
     static func apply(_ proposal: LedgerProposal, db: Database, user: String, now: Int) throws {

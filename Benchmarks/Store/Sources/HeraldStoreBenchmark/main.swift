@@ -1,10 +1,8 @@
-// `HeraldStoreBenchmark [--tasks N[,N…]] [rows users decisions]…`: for each (rows, users) and
-// each task count, seeds a fresh SQLite ledger (WAL) with `rows` entries spread over `users`
-// users and the 30 days before the run, then times `decisions` decide-and-record units
-// (DecisionRecorder over SQLiteLedgerStore) for random users, shared among N concurrent tasks
-// (default 1: one unit after another), each deciding one unit at a time. Prints throughput per
-// wall second and per CPU second (the process's user + system time: "per core"), and
-// p50/p90/p99/max latency of one call.
+// `HeraldStoreBenchmark [rows users decisions]…`: for each (rows, users), seeds a fresh SQLite
+// ledger (WAL) with `rows` entries spread over `users` users and the 30 days before the run,
+// then times `decisions` decide-and-record units (DecisionRecorder over SQLiteLedgerStore), one
+// at a time on one task, for random users. Prints throughput per wall second and per CPU second
+// (the process's user + system time: "per core"), and p50/p90/p99/max latency.
 // HERALD_BENCH_NO_KEY=1 leaves the idempotency keys out (no stored responses).
 // Default: 10,000 rows over 1,000 users, then 1,000,000 rows over 100,000 users, 20,000 decisions each.
 import Foundation
@@ -65,20 +63,7 @@ guard let bundle = Validator.validate(directory.path, lints: false).bundle else 
 let engine = Engine(bundle: bundle)
 
 var runs: [(rows: Int, users: Int, decisions: Int)] = []
-var arguments = Array(CommandLine.arguments.dropFirst())
-var taskCounts = [1]
-if let flag = arguments.firstIndex(of: "--tasks") {
-    guard flag + 1 < arguments.count,
-          case let counts = arguments[flag + 1].split(separator: ",").compactMap({ Int($0) }),
-          !counts.isEmpty, counts.allSatisfy({ $0 >= 1 })
-    else {
-        FileHandle.standardError.write("error: `--tasks` takes task counts, such as `--tasks 1,4,16`\n".data(using: .utf8)!)
-        exit(2)
-    }
-    taskCounts = counts
-    arguments.removeSubrange(flag ... flag + 1)
-}
-let args = arguments.compactMap { Int($0) }
+let args = Array(CommandLine.arguments.dropFirst()).compactMap { Int($0) }
 if args.count >= 3 {
     for i in stride(from: 0, to: args.count - 2, by: 3) { runs.append((args[i], args[i + 1], args[i + 2])) }
 } else {
@@ -89,77 +74,59 @@ let start = 1_773_050_400  // 2026-03-09T10:00:00Z
 // HERALD_BENCH_NO_KEY=1: no idempotency keys (nothing but the entry is written).
 let useKeys = ProcessInfo.processInfo.environment["HERALD_BENCH_NO_KEY"] != "1"
 for run in runs {
-    for tasks in taskCounts {
-        let path = directory.appendingPathComponent("ledger-\(run.rows)-\(tasks).db").path
-        // Seed: one transaction of plain inserts through the store's own schema.
-        _ = try SQLiteLedgerStore(path: path)
-        let seedStart = Date()
-        let queue = try DatabaseQueue(path: path)
-        var generator = SystemRandomNumberGenerator()
-        try queue.write { db in
-            let insert = try db.makeStatement(sql: """
-                INSERT INTO entry (user, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
-                VALUES (?, ?, ?, NULL, 'push', ?, ?, NULL, ?, ?)
-                """)
-            let statuses = ["delivered", "opened", "dismissed", "delivered"]
-            for i in 0 ..< run.rows {
-                let at = start - Int.random(in: 0 ..< 30 * 86_400, using: &generator)
-                try insert.execute(arguments: ["user\(i % run.users)", "seed:\(i)", i % 3 == 0 ? "like" : "ping", at,
-                                               statuses[i % 4], at, at])
-            }
+    let path = directory.appendingPathComponent("ledger-\(run.rows).db").path
+    // Seed: one transaction of plain inserts through the store's own schema.
+    _ = try SQLiteLedgerStore(path: path)
+    let seedStart = Date()
+    let queue = try DatabaseQueue(path: path)
+    var generator = SystemRandomNumberGenerator()
+    try queue.write { db in
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO entry (user, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
+            VALUES (?, ?, ?, NULL, 'push', ?, ?, NULL, ?, ?)
+            """)
+        let statuses = ["delivered", "opened", "dismissed", "delivered"]
+        for i in 0 ..< run.rows {
+            let at = start - Int.random(in: 0 ..< 30 * 86_400, using: &generator)
+            try insert.execute(arguments: ["user\(i % run.users)", "seed:\(i)", i % 3 == 0 ? "like" : "ping", at,
+                                           statuses[i % 4], at, at])
         }
-        try queue.close()
-        let seeded = Date().timeIntervalSince(seedStart)
-        let store = try SQLiteLedgerStore(path: path)
-        let recorder = DecisionRecorder(engine: engine, store: store)
-        // Warm up the caches and the statement cache.
-        for i in 0 ..< 500 {
-            let request = DecisionRequest(type: "ping", at: start, now: start, user: ["id": .string("user\(i % run.users)")],
-                                          permission: .granted, params: ["id": .string("warm\(i)")])
-            _ = try await recorder.decide(request)
-        }
-        let cpu0 = cpuSeconds()
-        let wall0 = DispatchTime.now().uptimeNanoseconds
-        // `tasks` tasks share the units (unit i goes to task i % tasks); each times its own calls.
-        let parts = try await withThrowingTaskGroup(of: (latencies: [Double], scheduled: Int, bytes: Int).self) { group in
-            for task in 0 ..< tasks {
-                group.addTask {
-                    var generator = SystemRandomNumberGenerator()
-                    var latencies: [Double] = []
-                    latencies.reserveCapacity(run.decisions / tasks + 1)
-                    var scheduled = 0
-                    var bytes = 0
-                    for i in stride(from: task, to: run.decisions, by: tasks) {
-                        let user = Int.random(in: 0 ..< run.users, using: &generator)
-                        let now = start + 60 + i
-                        let request = DecisionRequest(type: i % 3 == 0 ? "like" : "ping", at: now, now: now,
-                                                      user: ["id": .string("user\(user)")], permission: .granted,
-                                                      params: ["id": .string("b\(i)")])
-                        let t0 = DispatchTime.now().uptimeNanoseconds
-                        let result = try await recorder.decide(request, idempotencyKey: useKeys ? "req-\(i)" : nil)
-                        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-                        if !result.recorded.isEmpty { scheduled += 1 }
-                        bytes += result.response.utf8.count
-                    }
-                    return (latencies, scheduled, bytes)
-                }
-            }
-            var all: [(latencies: [Double], scheduled: Int, bytes: Int)] = []
-            for try await part in group { all.append(part) }
-            return all
-        }
-        let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9
-        let cpu = cpuSeconds() - cpu0
-        let latencies = parts.flatMap(\.latencies).sorted()
-        let scheduled = parts.reduce(0) { $0 + $1.scheduled }
-        let responseBytes = parts.reduce(0) { $0 + $1.bytes }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        print(String(format: "rows %d users %d tasks %d (seeded in %.1f s, %.0f MB): %d decide-and-record in %.2f s wall, %.2f s CPU; "
-                         + "%.0f/s wall, %.0f/s per CPU-second; %d recorded; responses %d bytes on average; latency ms p50 %.3f p90 %.3f p99 %.3f max %.2f",
-                     run.rows, run.users, tasks, seeded, Double(size) / 1e6, run.decisions, wall, cpu,
-                     Double(run.decisions) / wall, Double(run.decisions) / cpu, scheduled, responseBytes / run.decisions,
-                     percentile(latencies, 0.5), percentile(latencies, 0.9), percentile(latencies, 0.99), latencies.last ?? 0))
-        await store.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
+    try queue.close()
+    let seeded = Date().timeIntervalSince(seedStart)
+    let store = try SQLiteLedgerStore(path: path)
+    let recorder = DecisionRecorder(engine: engine, store: store)
+    // Warm up the caches and the statement cache.
+    for i in 0 ..< 500 {
+        let request = DecisionRequest(type: "ping", at: start, now: start, user: ["id": .string("user\(i % run.users)")],
+                                      permission: .granted, params: ["id": .string("warm\(i)")])
+        _ = try await recorder.decide(request)
+    }
+    var latencies: [Double] = []
+    latencies.reserveCapacity(run.decisions)
+    var scheduled = 0
+    var responseBytes = 0
+    let cpu0 = cpuSeconds()
+    let wall0 = DispatchTime.now().uptimeNanoseconds
+    for i in 0 ..< run.decisions {
+        let user = Int.random(in: 0 ..< run.users, using: &generator)
+        let now = start + 60 + i
+        let request = DecisionRequest(type: i % 3 == 0 ? "like" : "ping", at: now, now: now,
+                                      user: ["id": .string("user\(user)")], permission: .granted,
+                                      params: ["id": .string("b\(i)")])
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let result = try await recorder.decide(request, idempotencyKey: useKeys ? "req-\(i)" : nil)
+        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        if !result.recorded.isEmpty { scheduled += 1 }
+        responseBytes += result.response.utf8.count
+    }
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9
+    let cpu = cpuSeconds() - cpu0
+    latencies.sort()
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    print(String(format: "rows %d users %d (seeded in %.1f s, %.0f MB): %d decide-and-record in %.2f s wall, %.2f s CPU; "
+                     + "%.0f/s wall, %.0f/s per CPU-second; %d recorded; responses %d bytes on average; latency ms p50 %.3f p90 %.3f p99 %.3f max %.2f",
+                 run.rows, run.users, seeded, Double(size) / 1e6, run.decisions, wall, cpu,
+                 Double(run.decisions) / wall, Double(run.decisions) / cpu, scheduled, responseBytes / run.decisions,
+                 percentile(latencies, 0.5), percentile(latencies, 0.9), percentile(latencies, 0.99), latencies.last ?? 0))
 }
