@@ -87,7 +87,7 @@ extension Compilation {
         }
         // State is in scope everywhere so that a read outside `scope: subject` gets its own
         // diagnostic rather than "unknown name".
-        var env = environment(params: [:], state: true)
+        var env = environment(params: [:])
         if scope == .subject { env.roots["subject"] = .value(.string) }
         guard let compiled = noDelivery(ExpressionCompiler.compile(scalar, span: node.span, expecting: .int, in: env,
                                                                    diagnostics: &reader.diagnostics), what: "`max`")

@@ -47,7 +47,6 @@ struct Compilation {
     var baseEnvironment: ExpressionEnvironment?
     /// Every type and category name, for O(1) checks of `match`, `only`, `exempt`, `bypass`.
     var typeOrCategorySet: Set<String> = []
-    var baseEnvironmentWithoutState: ExpressionEnvironment?
 
     init(sections: BundleSections) {
         self.sections = sections
@@ -67,16 +66,12 @@ struct Compilation {
         let prefs = compilePreferences()
         baseEnvironment = .standard(state: stateSchema, user: userSchema, params: [:],
                                     categories: categoryNames, channels: channelNames, types: typeNames)
-        baseEnvironmentWithoutState = .standard(state: [:], user: userSchema, params: [:],
-                                                categories: categoryNames, channels: channelNames, types: typeNames)
         baseEnvironment?.declare(prefs)
-        baseEnvironmentWithoutState?.declare(prefs)
         // State and user reads compile to their index in `schemaFields` (the engine's slots).
         var slots: [[String]: Int] = [:]
         for (index, field) in schemaFields.enumerated() { slots[field.path] = index }
         for builtin in BuiltinRead.allCases { slots[builtin.path] = builtin.rawValue }
         baseEnvironment?.slots = slots
-        baseEnvironmentWithoutState?.slots = slots
         reasons = compileReasons()
         routes = compileRoutes()
         compileAllParams()
@@ -131,19 +126,18 @@ struct Compilation {
 
     // MARK: Shared helpers
 
-    func environment(params: [String: ValueType], state: Bool = true) -> ExpressionEnvironment {
-        guard var environment = state ? baseEnvironment : baseEnvironmentWithoutState else {
-            return .standard(state: state ? stateSchema : [:], user: userSchema, params: params,
+    func environment(params: [String: ValueType]) -> ExpressionEnvironment {
+        guard var environment = baseEnvironment else {
+            return .standard(state: stateSchema, user: userSchema, params: params,
                              categories: categoryNames, channels: channelNames, types: typeNames)
         }
         environment.roots["params"] = .object(params.mapValues { SchemaNode.value($0) })
         return environment
     }
 
-    mutating func expression(_ node: YAMLNode, what: String, expecting: ValueType, params: [String: ValueType],
-                             state: Bool = true) -> CompiledExpression? {
+    mutating func expression(_ node: YAMLNode, what: String, expecting: ValueType, params: [String: ValueType]) -> CompiledExpression? {
         guard let scalar = reader.scalar(node, what: what) else { return nil }
-        let env = environment(params: params, state: state)
+        let env = environment(params: params)
         return ExpressionCompiler.compile(scalar, span: node.span, expecting: expecting, in: env, diagnostics: &reader.diagnostics)
     }
 
