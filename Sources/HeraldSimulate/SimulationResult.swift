@@ -73,7 +73,7 @@ public struct SimulationResult: Sendable {
             outcome.dismissed += user.dismissed
             outcome.plans += user.plans
             outcome.pendingAtEnd += user.pendingAtEnd
-            for (k, v) in user.tallies { outcome.tallies[k, default: 0] += v }
+            outcome.tallies.add(user.tallies)
             for (k, v) in user.byCategory { outcome.byCategory[k, default: 0] += v }
             for (k, v) in user.errors {
                 let message = outcome.errors[k]?.message ?? v.message

@@ -12,7 +12,7 @@ struct UserOutcome: Sendable {
     var decisions = 0
     /// Decisions by what the summary counts them under; its string-keyed maps (actions,
     /// reasons, rules, caps, types) are made from these once, when the run is summarised.
-    var tallies: [DecisionKey: Int] = [:]
+    var tallies = DecisionTally()
     var byCategory: [String: Int] = [:]
     var batches = 0
     var digests = 0
@@ -29,7 +29,7 @@ struct UserOutcome: Sendable {
 
     mutating func count(_ decision: Decision) {
         decisions += 1
-        tallies[DecisionKey(decision), default: 0] += 1
+        tallies.add(DecisionKey(decision))
     }
 
     mutating func flushed(isDigest: Bool, members: Int) {

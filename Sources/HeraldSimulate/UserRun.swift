@@ -205,12 +205,13 @@ struct UserRun {
     /// each time: every trigger sets all of these fields).
     mutating func decide(_ occurrence: Occurrence) {
         advance(to: occurrence.at)
-        let trigger = scenario.triggers[occurrence.trigger]
-        base.type = trigger.type
+        // The trigger's fields read in place (a copy of the trigger would retain all of them).
+        let t = occurrence.trigger
+        base.type = scenario.triggers[t].type
         base.at = occurrence.at
         base.now = occurrence.at
-        base.params = ValueDraw.draw(trigger.params, random: &random, user: outcome.userID, counter: &uniqueCounter, at: occurrence.at)
-        if let subject = trigger.subject {
+        base.params = ValueDraw.draw(scenario.triggers[t].params, random: &random, user: outcome.userID, counter: &uniqueCounter, at: occurrence.at)
+        if let subject = scenario.triggers[t].subject {
             let value = ValueDraw.draw(subject, random: &random, user: outcome.userID, counter: &uniqueCounter, at: occurrence.at)
             base.subject = value.stringValue ?? value.description
         } else {
@@ -218,7 +219,7 @@ struct UserRun {
         }
         switch engine.decideAll(base, ledger: ledger.index(now: occurrence.at), now: occurrence.at, reusing: &reuse) {
         case .failure(let errors):
-            outcome.noteError(trigger.type, errors.description)
+            outcome.noteError(base.type, errors.description)
         case .success(let decisions):
             let subject = base.subject
             for decision in decisions { record(decision, subject: subject, triggeredAt: occurrence.at) }

@@ -1,8 +1,14 @@
 import Testing
-import HeraldEngine
+@testable import HeraldEngine
 
 /// Every query checked against a brute-force scan of the same history.
 @Suite struct LedgerIndexTests {
+    /// A type or category scope's status row has one bucket per status, at its ordinal.
+    @Test func statusRowsHaveOneBucketPerStatus() {
+        #expect(LedgerIndex.statusCount == HistoryEntry.Status.allCases.count)
+        #expect(Set(HistoryEntry.Status.allCases.map(\.ordinal)) == Set(0..<LedgerIndex.statusCount))
+    }
+
     static let types = ["A", "B", "C", "D"]
     static let categories: [String: String] = ["A": "cat1", "B": "cat1", "C": "cat2"]  // D has none
     static let channels = ["local", "push"]

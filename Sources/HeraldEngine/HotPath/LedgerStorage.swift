@@ -31,8 +31,18 @@ final class LedgerStorage: @unchecked Sendable {
     /// The instant representing each batch in the global bucket (its earliest member).
     @exclusivity(unchecked) var batchStarts: [String: Int] = [:]
     /// Every entry (any status) by type or category and status: sorted instants, for
-    /// `sent(target, window, [statuses])`.
-    @exclusivity(unchecked) var byStatus: [LedgerIndex.StatusScope: [Int]] = [:]
+    /// `sent(target, window, [statuses])`. A type or category scope has a row of
+    /// `LedgerIndex.statusCount` buckets: status `s` of the scope with row `r` is at
+    /// `r * LedgerIndex.statusCount + s.ordinal`, so a status change hashes no string.
+    @exclusivity(unchecked) var statusBuckets: [[Int]] = []
+    /// The status row of each scope id (-1: none; only type and category scopes have one).
+    @exclusivity(unchecked) var statusRows: [Int] = [-1]
+    /// The type and category scope ids of each entry of `entries`, at the same position (an
+    /// event on an entry finds its status buckets by position).
+    @exclusivity(unchecked) var entryScopes: [LedgerIndex.TypeScopes] = []
+    /// The type and category scope ids of each type met so far (one lookup per insert instead
+    /// of the category function and two scope hashes).
+    @exclusivity(unchecked) var typeScopes: [String: LedgerIndex.TypeScopes] = [:]
 
     init(counting: Set<HistoryEntry.Status>, categoryOf: @escaping @Sendable (String) -> String?, entries: [HistoryEntry]) {
         self.counting = counting
@@ -51,7 +61,10 @@ final class LedgerStorage: @unchecked Sendable {
         c.sentBatchKeys = sentBatchKeys
         c.pendingByType = pendingByType
         c.batchStarts = batchStarts
-        c.byStatus = byStatus
+        c.statusBuckets = statusBuckets
+        c.statusRows = statusRows
+        c.entryScopes = entryScopes
+        c.typeScopes = typeScopes
         return c
     }
 }

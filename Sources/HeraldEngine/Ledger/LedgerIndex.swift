@@ -52,12 +52,14 @@ public struct LedgerIndex: Sendable {
         storage = LedgerStorage(counting: counting.subtracting([.cancelled]), categoryOf: category, entries: Array(entries))
         let s = storage
         var batchMinimum: [String: Int] = [:]
+        s.entryScopes.reserveCapacity(s.entries.count)
         for entry in s.entries {
-            let category = s.categoryOf(entry.type)
-            recordStatus(entry, category: category, keepSorted: false)
+            let scopes = scopes(ofType: entry.type)
+            s.entryScopes.append(scopes)
+            recordStatus(entry.deliverAt, status: entry.status, scopes: scopes, keepSorted: false)
             recordKeys(entry, keepSorted: false)
             guard counts(entry.status) else { continue }
-            addToScopes(entry, category: category, keepSorted: false)
+            addToScopes(entry, scopes: scopes, keepSorted: false)
             if let batch = entry.batchKey {
                 batchMinimum[batch] = min(batchMinimum[batch] ?? entry.deliverAt, entry.deliverAt)
             } else {
@@ -68,13 +70,49 @@ public struct LedgerIndex: Sendable {
         s.batchStarts = batchMinimum
         for index in s.buckets.indices { s.buckets[index].sort() }
         for type in s.pendingByType.keys { s.pendingByType[type]!.sort() }
-        for key in s.byStatus.keys { s.byStatus[key]!.sort() }
+        for index in s.statusBuckets.indices where s.statusBuckets[index].count > 1 { s.statusBuckets[index].sort() }
     }
 
-    /// A type or category scope with one status.
-    struct StatusScope: Hashable {
-        var scope: LedgerScope
-        var status: HistoryEntry.Status
+    /// How many statuses an entry can have: the buckets of a status row (a test checks it
+    /// against `HistoryEntry.Status.allCases` and `ordinal`).
+    static var statusCount: Int { 5 }
+
+    /// The scope ids of a type and of its category (-1: the type joins no category), and
+    /// their status rows.
+    struct TypeScopes: Sendable {
+        var type: Int
+        var category: Int
+        var typeRow: Int
+        var categoryRow: Int
+    }
+
+    /// The scope ids and status rows of `type` and its category, made at the first entry of
+    /// the type. Call on a unique storage only.
+    private func scopes(ofType type: String) -> TypeScopes {
+        let s = storage
+        if let known = s.typeScopes[type] { return known }
+        let typeID = internRaw(.type(type))
+        let categoryID = s.categoryOf(type).map { internRaw(.category($0)) } ?? -1
+        let scopes = TypeScopes(type: typeID, category: categoryID, typeRow: statusRow(typeID),
+                                categoryRow: categoryID >= 0 ? statusRow(categoryID) : -1)
+        s.typeScopes[type] = scopes
+        return scopes
+    }
+
+    /// The status row of scope `id`, made if it has none. Call on a unique storage only.
+    private func statusRow(_ id: Int) -> Int {
+        let s = storage
+        if s.statusRows[id] >= 0 { return s.statusRows[id] }
+        let row = s.statusBuckets.count / Self.statusCount
+        s.statusBuckets.append(contentsOf: repeatElement([], count: Self.statusCount))
+        s.statusRows[id] = row
+        return row
+    }
+
+    /// The bucket of `status` in the status row of scope `id`, if the scope has a row.
+    private func statusBucket(_ id: ScopeID, _ status: HistoryEntry.Status) -> [Int]? {
+        let row = storage.statusRows[id.raw]
+        return row >= 0 ? storage.statusBuckets[row * Self.statusCount + status.ordinal] : nil
     }
 
     /// Whether entries with `status` count (`counting` holds it): no set lookup for the
@@ -84,18 +122,18 @@ public struct LedgerIndex: Sendable {
         storage.countsDefaults ? status != .cancelled : storage.counting.contains(status)
     }
 
-    /// Records the entry under its type and `category` (its type's) with its status (any status).
-    private func recordStatus(_ entry: HistoryEntry, category: String?, keepSorted: Bool) {
-        addStatus(entry, to: .type(entry.type), keepSorted: keepSorted)
-        if let category { addStatus(entry, to: .category(category), keepSorted: keepSorted) }
+    /// Records an entry's instant under its type and its type's category with its status
+    /// (any status).
+    private func recordStatus(_ instant: Int, status: HistoryEntry.Status, scopes: TypeScopes, keepSorted: Bool) {
+        addStatus(instant, at: scopes.typeRow * Self.statusCount + status.ordinal, keepSorted: keepSorted)
+        if scopes.categoryRow >= 0 { addStatus(instant, at: scopes.categoryRow * Self.statusCount + status.ordinal, keepSorted: keepSorted) }
     }
 
-    private func addStatus(_ entry: HistoryEntry, to scope: LedgerScope, keepSorted: Bool) {
-        let key = StatusScope(scope: scope, status: entry.status)
+    private func addStatus(_ instant: Int, at slot: Int, keepSorted: Bool) {
         if keepSorted {
-            Self.insertSorted(&storage.byStatus[key, default: []], entry.deliverAt)
+            Self.insertSorted(&storage.statusBuckets[slot], instant)
         } else {
-            storage.byStatus[key, default: []].append(entry.deliverAt)
+            storage.statusBuckets[slot].append(instant)
         }
     }
 
@@ -103,9 +141,10 @@ public struct LedgerIndex: Sendable {
     /// including ones that do not count against caps) deliver in `range` (half-open).
     /// - Complexity: O(s log n) for s statuses.
     public func count(_ scope: LedgerScope, statuses: Set<HistoryEntry.Status>, in range: Range<Int>) -> Int {
+        guard let id = id(of: scope) else { return 0 }
         var total = 0
         for status in statuses {
-            guard let bucket = storage.byStatus[StatusScope(scope: scope, status: status)] else { continue }
+            guard let bucket = statusBucket(id, status) else { continue }
             total += Self.lowerBound(bucket, range.upperBound) - Self.lowerBound(bucket, range.lowerBound)
         }
         return total
@@ -141,8 +180,10 @@ public struct LedgerIndex: Sendable {
 
     // MARK: Scopes
 
-    /// The id of `scope`, or nil when no counted entry has ever fallen in it (then every
-    /// count is zero; use `intern(_:)` to get an id that stays valid across inserts).
+    /// The id of `scope`, or nil when no entry has ever fallen in it (then every count is
+    /// zero; use `intern(_:)` to get an id that stays valid across inserts). A type or
+    /// category scope has an id from its first entry of any status; other scopes from their
+    /// first counted entry.
     public func id(of scope: LedgerScope) -> ScopeID? {
         id(of: LedgerScope.Key(scope))
     }
@@ -168,14 +209,16 @@ public struct LedgerIndex: Sendable {
         let id = s.buckets.count
         s.ids[key] = id
         s.buckets.append([])
+        s.statusRows.append(-1)
         return id
     }
 
-    /// Records the entry's instant in every non-global scope it belongs to (`category` is its
-    /// type's): appended while building (sorted once at the end), inserted in order afterwards.
-    private func addToScopes(_ entry: HistoryEntry, category: String?, keepSorted: Bool) {
-        add(entry.deliverAt, to: .type(entry.type), keepSorted: keepSorted)
-        if let category { add(entry.deliverAt, to: .category(category), keepSorted: keepSorted) }
+    /// Records the entry's instant in every non-global scope it belongs to (`scopes` are its
+    /// type's and its category's): appended while building (sorted once at the end), inserted
+    /// in order afterwards.
+    private func addToScopes(_ entry: HistoryEntry, scopes: TypeScopes, keepSorted: Bool) {
+        add(entry.deliverAt, toID: scopes.type, keepSorted: keepSorted)
+        if scopes.category >= 0 { add(entry.deliverAt, toID: scopes.category, keepSorted: keepSorted) }
         if let channel = entry.channel { add(entry.deliverAt, to: .channel(channel), keepSorted: keepSorted) }
         if let subject = entry.subject {
             add(entry.deliverAt, to: .subject(subject), keepSorted: keepSorted)
@@ -184,7 +227,10 @@ public struct LedgerIndex: Sendable {
     }
 
     private func add(_ instant: Int, to scope: LedgerScope, keepSorted: Bool) {
-        let id = internRaw(scope)
+        add(instant, toID: internRaw(scope), keepSorted: keepSorted)
+    }
+
+    private func add(_ instant: Int, toID id: Int, keepSorted: Bool) {
         if keepSorted {
             Self.insertSorted(&storage.buckets[id], instant)
         } else {
@@ -294,7 +340,7 @@ public struct LedgerIndex: Sendable {
 
     /// The instants of the entries of `scope` (a type or category) with `status`, sorted.
     public func instants(_ scope: LedgerScope, status: HistoryEntry.Status) -> [Int] {
-        storage.byStatus[StatusScope(scope: scope, status: status)] ?? []
+        id(of: scope).flatMap { statusBucket($0, status) } ?? []
     }
 
     /// Whether an entry of the batch was reported gone out (`delivered`, `opened`, `dismissed`).
@@ -319,11 +365,12 @@ public struct LedgerIndex: Sendable {
         makeUnique()
         let s = storage
         s.entries.append(entry)
-        let category = s.categoryOf(entry.type)
-        recordStatus(entry, category: category, keepSorted: true)
+        let scopes = scopes(ofType: entry.type)
+        s.entryScopes.append(scopes)
+        recordStatus(entry.deliverAt, status: entry.status, scopes: scopes, keepSorted: true)
         recordKeys(entry, keepSorted: true)
         guard counts(entry.status) else { return }
-        addToScopes(entry, category: category, keepSorted: true)
+        addToScopes(entry, scopes: scopes, keepSorted: true)
         guard let batch = entry.batchKey else {
             Self.insertSorted(&s.buckets[0], entry.deliverAt)
             return
@@ -364,9 +411,9 @@ public struct LedgerIndex: Sendable {
         // The entry's status changes in place; its instant, type and batch stay.
         s.entries[position].status = status
         let type = s.entries[position].type, instant = s.entries[position].deliverAt
-        let category = s.categoryOf(type)
-        moveStatus(instant, in: .type(type), from: oldStatus, to: status)
-        if let category { moveStatus(instant, in: .category(category), from: oldStatus, to: status) }
+        let scopes = s.entryScopes[position]
+        moveStatus(instant, row: scopes.typeRow, from: oldStatus, to: status)
+        if scopes.categoryRow >= 0 { moveStatus(instant, row: scopes.categoryRow, from: oldStatus, to: status) }
         if let batch = s.entries[position].batchKey {
             if status != .scheduled { s.sentBatchKeys.insert(batch) }
         } else if oldStatus == .scheduled {
@@ -376,10 +423,10 @@ public struct LedgerIndex: Sendable {
         }
     }
 
-    /// Moves one instant of `scope` from the `old` status's bucket to the `new` one's.
-    private func moveStatus(_ instant: Int, in scope: LedgerScope, from old: HistoryEntry.Status, to new: HistoryEntry.Status) {
-        Self.removeOne(&storage.byStatus[StatusScope(scope: scope, status: old), default: []], instant)
-        Self.insertSorted(&storage.byStatus[StatusScope(scope: scope, status: new), default: []], instant)
+    /// Moves one instant of a status row from the `old` status's bucket to the `new` one's.
+    private func moveStatus(_ instant: Int, row: Int, from old: HistoryEntry.Status, to new: HistoryEntry.Status) {
+        Self.removeOne(&storage.statusBuckets[row * Self.statusCount + old.ordinal], instant)
+        Self.insertSorted(&storage.statusBuckets[row * Self.statusCount + new.ordinal], instant)
     }
 
     /// Removes one occurrence of `value` from the sorted `a` (which holds it).
@@ -428,5 +475,18 @@ public struct LedgerIndex: Sendable {
 
     private static func insertSorted(_ a: inout [Int], _ value: Int) {
         a.insert(value, at: upperBound(a, value))
+    }
+}
+
+extension HistoryEntry.Status {
+    /// This status's row among a scope's status buckets (`LedgerIndex.statusCount` rows).
+    var ordinal: Int {
+        switch self {
+        case .scheduled: 0
+        case .delivered: 1
+        case .opened: 2
+        case .dismissed: 3
+        case .cancelled: 4
+        }
     }
 }
