@@ -1,7 +1,8 @@
 // Runs the benchmark scenario (scenario-10k.yaml) through policies/handz and prints the wall
 // time of each run: `HeraldSimulateBenchmark [runs] [threads...]` (default 3 runs on 1 and 2
 // threads). Build and run in release: `swift run -c release HeraldSimulateBenchmark`.
-// `HERALD_SIM_USERS=N` runs only the first N users (for a profiler).
+// `HERALD_SIM_USERS=N` runs only the first N users (for a profiler); `HERALD_SIM_JSON=FILE` writes
+// the run's JSON there (to compare two builds byte for byte).
 import Foundation
 import HeraldEngine
 import HeraldPolicy
@@ -33,4 +34,7 @@ for threads in threadCounts {
         print(String(format: "threads %d run %d: %.2f s, %d decisions (%.2f µs each), %d deliveries, %@", threads, run, seconds,
                      result.decisions, seconds * 1e6 / Double(max(result.decisions, 1)), result.deliveries, same))
     }
+}
+if let path = ProcessInfo.processInfo.environment["HERALD_SIM_JSON"], let json = reference {
+    try! json.write(toFile: path, atomically: true, encoding: .utf8)
 }
