@@ -96,6 +96,9 @@ extension Engine {
         let prefs: EffectivePreferences
         if reuse.hasPrefs, reuse.prefsInput == request.prefs {
             prefs = reuse.prefs
+            // Equal: keep this request's copy, which the next request built from the same
+            // values shares, so that comparison is by identity, not a walk.
+            reuse.prefsInput = request.prefs
         } else {
             prefs = preferences(request.prefs, errors: &errors)
             reuse.hasPrefs = errors.isEmpty
@@ -107,6 +110,9 @@ extension Engine {
         return withContext(request, table: table, prefs: prefs, ledger: ledger, now: now) { context in
             context.withFieldSlots { slots in
                 if reuse.hasFields, reuse.state == request.state, reuse.user == request.user {
+                    // As with the preferences: the next comparison is by identity.
+                    reuse.state = request.state
+                    reuse.user = request.user
                     reuse.fields.withUnsafeBufferPointer { fields in
                         for index in fields.indices { slots.set(index, fields[index]) }
                     }
