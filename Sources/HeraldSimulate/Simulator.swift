@@ -32,10 +32,20 @@ public struct Simulator: Sendable {
 
     public let engine: Engine
     public let scenario: Scenario
+    /// Makes a copy of the policy and the scenario compiled apart (the same files read again)
+    /// for each thread after the first, or nil when it cannot.
+    public typealias Replica = @Sendable () -> (engine: Engine, scenario: Scenario)?
+    /// Optional. Threads that share one compiled policy share its objects' reference counts,
+    /// which every decision changes: on two cores that traffic costs more than compiling the
+    /// policy again. A replica whose policy digest differs from `engine`'s (a file changed in
+    /// between) is not used; that thread shares `engine` and `scenario`. The scenario a
+    /// replica returns must be read from the same text as `scenario`.
+    public var replica: Replica?
 
-    public init(engine: Engine, scenario: Scenario) {
+    public init(engine: Engine, scenario: Scenario, replica: Replica? = nil) {
         self.engine = engine
         self.scenario = scenario
+        self.replica = replica
     }
 
     /// Runs every user.
@@ -46,14 +56,18 @@ public struct Simulator: Sendable {
         let days = options.days ?? scenario.days
         let seed = options.seed ?? scenario.seed
         let threads = max(1, min(options.threads, users))
-        let chunkSize = max(1, min(256, (users + threads * 4 - 1) / (threads * 4)))
+        let chunkSize = max(1, min(64, (users + threads * 4 - 1) / (threads * 4)))
         let chunks = (users + chunkSize - 1) / chunkSize
         let results = Mutex<[Int: SimulationResult.Partial]>([:])
         let done = Atomic<Int>(0)
         let next = Atomic<Int>(0)
-        let engine = self.engine, scenario = self.scenario
-        let window = LedgerWindow(bundle: engine.bundle)
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        let shared = (engine: self.engine, scenario: self.scenario)
+        let replica = self.replica
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            var own = shared
+            if thread > 0, let copy = replica?(), copy.engine.bundle.digest == shared.engine.bundle.digest { own = copy }
+            let (engine, scenario) = own
+            let window = LedgerWindow(bundle: engine.bundle)
             while true {
                 let chunk = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard chunk < chunks else { return }
@@ -72,7 +86,7 @@ public struct Simulator: Sendable {
         results.withLock { partials in
             for chunk in 0..<chunks { if let partial = partials[chunk] { total.merge(partial) } }
         }
-        return SimulationResult(scenario: scenario, policy: engine.bundle, users: users, days: days, seed: seed, partial: total)
+        return SimulationResult(scenario: scenario, policy: self.engine.bundle, users: users, days: days, seed: seed, partial: total)
     }
 
     /// Decides one request per trigger and plan candidate for the population's first user, so a

@@ -27,7 +27,8 @@ struct DiffCommand: ParsableCommand {
         let b = try DecisionInput.load(policyB)
         let scenarioA = try SimulationOptions.loadScenario(options.scenario, engine: a.engine)
         let scenarioB = try SimulationOptions.loadScenario(options.scenario, engine: b.engine)
-        let diff = SimulationDiff(a: options.simulate(a.engine, scenarioA, label: "A"), b: options.simulate(b.engine, scenarioB, label: "B"))
+        let diff = SimulationDiff(a: options.simulate(a.engine, scenarioA, policy: policyA, label: "A"),
+                                  b: options.simulate(b.engine, scenarioB, policy: policyB, label: "B"))
         if let html = options.html { try SimulationOptions.write(diff.html(), to: html) }
         switch options.format {
         case .text: print(diff.text(), terminator: "")

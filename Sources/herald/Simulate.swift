@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldEngine
+import HeraldPolicy
 import HeraldSimulate
 import HeraldSyntax
 
@@ -24,7 +25,7 @@ struct Simulate: ParsableCommand {
     func run() throws {
         let loaded = try DecisionInput.load(policyDirectory)
         let scenario = try SimulationOptions.loadScenario(options.scenario, engine: loaded.engine)
-        let result = options.simulate(loaded.engine, scenario, label: nil)
+        let result = options.simulate(loaded.engine, scenario, policy: policyDirectory, label: nil)
         if let html = options.html { try SimulationOptions.write(WeekPicture.html(result), to: html) }
         switch options.format {
         case .text: print(result.text(), terminator: "")
@@ -68,20 +69,26 @@ struct SimulationOptions: ParsableArguments {
     }
 
     /// Reads the scenario; on errors prints them (file:line:col, code) and exits 1.
-    static func loadScenario(_ path: String, engine: Engine) throws -> Scenario {
+    static func loadScenario(_ path: String, engine: Engine) throws -> (scenario: Scenario, source: SourceFile) {
         let result = ScenarioLoader.load(path: path, engine: engine)
         if !result.diagnostics.isEmpty {
             let renderer = DiagnosticRenderer(format: .text, color: false)
             let sources = result.source.map { [$0.path: $0] } ?? [:]
             Terminal.writeError(renderer.render(result.diagnostics.sorted, sources: sources) + "\n")
         }
-        guard let scenario = result.scenario else { throw ExitCode(1) }
-        return scenario
+        guard let scenario = result.scenario, let source = result.source else { throw ExitCode(1) }
+        return (scenario, source)
     }
 
-    /// Runs with a progress bar on standard error when it is a terminal.
-    func simulate(_ engine: Engine, _ scenario: Scenario, label: String?) -> SimulationResult {
-        let simulator = Simulator(engine: engine, scenario: scenario)
+    /// Runs with a progress bar on standard error when it is a terminal. Each thread after the
+    /// first compiles `policy` and the scenario's text again (`Simulator.replica`).
+    func simulate(_ engine: Engine, _ scenario: (scenario: Scenario, source: SourceFile), policy: String, label: String?) -> SimulationResult {
+        let source = scenario.source
+        let simulator = Simulator(engine: engine, scenario: scenario.scenario) {
+            guard let bundle = Validator.validate(policy, lints: false).bundle else { return nil }
+            let engine = Engine(bundle: bundle)
+            return ScenarioLoader.load(source, engine: engine).scenario.map { (engine, $0) }
+        }
         let run = Simulator.Options(days: days, seed: seed, users: users, threads: threads ?? min(64, max(1, ProcessInfo.processInfo.activeProcessorCount)))
         guard isatty(STDERR_FILENO) != 0 else { return simulator.run(run) }
         let prefix = label.map { "\($0) " } ?? ""

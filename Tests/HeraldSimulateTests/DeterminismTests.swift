@@ -1,3 +1,4 @@
+import Foundation
 import HeraldEngine
 import HeraldSimulate
 import Testing
@@ -15,6 +16,31 @@ import Testing
         #expect(two == again)
         let other = simulator.run(.init(seed: scenario.seed + 1, users: 60, threads: 2)).json().serialized(pretty: true)
         #expect(other != one, "another seed draws other users and triggers")
+    }
+
+    /// Threads that run on a replica (the policy and scenario compiled again) give the same
+    /// bytes; a replica of another policy (its digest differs) is not used.
+    @Test func replicasGiveTheSameBytes() throws {
+        let engine = try #require(SimulateSupport.handz)
+        let path = "policies/handz/scenarios/typical-week.yaml"
+        let scenario = try #require(SimulateSupport.scenario(path, engine: engine))
+        let shared = Simulator(engine: engine, scenario: scenario).run(.init(users: 60, threads: 2)).json().serialized(pretty: true)
+        let calls = Counter()
+        let replicated = Simulator(engine: engine, scenario: scenario) {
+            calls.add()
+            guard let copy = SimulateSupport.engine("policies/handz") else { return nil }
+            return SimulateSupport.scenario(path, engine: copy).map { (copy, $0) }
+        }
+        #expect(replicated.run(.init(users: 60, threads: 2)).json().serialized(pretty: true) == shared)
+        #expect(calls.value == 1, "one replica, for the second thread")
+        #expect(replicated.run(.init(users: 60, threads: 1)).json().serialized(pretty: true) == shared)
+        #expect(calls.value == 1, "no replica for one thread")
+
+        // A replica of another policy would decide otherwise: its digest differs, so it is not used.
+        let other = try #require(SimulateSupport.engine("policies/kwilt"))
+        #expect(other.bundle.digest != engine.bundle.digest)
+        let mismatched = Simulator(engine: engine, scenario: scenario) { (other, scenario) }
+        #expect(mismatched.run(.init(users: 60, threads: 2)).json().serialized(pretty: true) == shared)
     }
 
     /// A user's draws do not depend on how many users run: user 5 of 10 is user 5 of 40.
@@ -45,4 +71,12 @@ import Testing
         let mean = Double((0..<4000).map { _ in poisson.poisson(2.5) }.reduce(0, +)) / 4000
         #expect(abs(mean - 2.5) < 0.15, "Poisson mean \(mean)")
     }
+}
+
+/// A count shared with a replica closure (called from the simulator's threads).
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

@@ -26,7 +26,12 @@ var reference: String?
 for threads in threadCounts {
     for run in 1...runs {
         let start = DispatchTime.now().uptimeNanoseconds
-        let result = Simulator(engine: engine, scenario: scenario).run(.init(users: users, threads: threads))
+        // As `herald simulate` runs: threads after the first on a replica (the files compiled again).
+        let result = Simulator(engine: engine, scenario: scenario) {
+            guard let bundle = Validator.validate(rootPath + "/policies/handz", lints: false).bundle else { return nil }
+            let copy = Engine(bundle: bundle)
+            return ScenarioLoader.load(path: here.path + "/scenario-10k.yaml", engine: copy).scenario.map { (copy, $0) }
+        }.run(.init(users: users, threads: threads))
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let json = result.json().serialized()
         if reference == nil { reference = json }
