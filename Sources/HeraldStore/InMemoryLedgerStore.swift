@@ -2,7 +2,10 @@ public import HeraldEngine
 import Synchronization
 
 /// A `LedgerStore` in memory: for tests, simulations and a single process that may lose its
-/// ledger on exit. A unit of work holds one lock for its whole run, so units never interleave.
+/// ledger on exit. A unit of work holds its user's lock for its whole run, so one user's units
+/// never interleave. Users are spread over `stripeCount` locks by their id's hash: units of
+/// users under other locks run at the same time (with one lock for every user, a server's cores
+/// took turns deciding, and the waiting cost more than the deciding).
 public final class InMemoryLedgerStore: LedgerStore {
     /// One user's rows.
     struct UserRows {
@@ -15,16 +18,29 @@ public final class InMemoryLedgerStore: LedgerStore {
         }
     }
 
-    private let users = Mutex<[String: UserRows]>([:])
+    /// Some users' rows behind one lock.
+    private final class Stripe: Sendable {
+        let users = Mutex<[String: UserRows]>([:])
+    }
+
+    /// How many locks the users are spread over.
+    static let stripeCount = 64
+    private let stripes: [Stripe] = (0..<InMemoryLedgerStore.stripeCount).map { _ in Stripe() }
 
     public init() {}
+
+    /// The lock of `user`'s rows (by the id's hash, seeded per process: only this process's
+    /// units meet at it).
+    private func stripe(_ user: String) -> Stripe {
+        stripes[Int(UInt(bitPattern: user.hashValue) % UInt(Self.stripeCount))]
+    }
 
     public func commit<Value: Sendable>(
         user: String, read: LedgerRead, requestKey: String?, now: Int,
         decide: @Sendable ([LedgerRecord]) throws -> (LedgerProposal, Value)
     ) async throws -> LedgerCommit<Value> {
         guard !user.isEmpty else { throw StoreError.missingUser }
-        return try users.withLock { users in
+        return try stripe(user).users.withLock { users in
             if let requestKey, let stored = users[user]?.responses[requestKey] {
                 return LedgerCommit(response: stored.response, replayed: true, value: nil, inserted: [])
             }
@@ -70,7 +86,7 @@ public final class InMemoryLedgerStore: LedgerStore {
     }
 
     public func applyEvent(user: String, key: String, status: HistoryEntry.Status, at: Int) async throws -> LedgerRecord {
-        try users.withLock { users in
+        try stripe(user).users.withLock { users in
             guard let index = users[user]?.liveIndex(of: key) else { throw StoreError.unknownKey(user: user, key: key) }
             users[user]!.records[index].entry.status = status
             users[user]!.records[index].updatedAt = at
@@ -79,25 +95,31 @@ public final class InMemoryLedgerStore: LedgerStore {
     }
 
     public func entries(user: String) async throws -> [LedgerRecord] {
-        let records = users.withLock { $0[user]?.records ?? [] }
+        let records = stripe(user).users.withLock { $0[user]?.records ?? [] }
         // A stable sort keeps recording order among equal instants.
         return records.enumerated().sorted { ($0.element.entry.deliverAt, $0.offset) < ($1.element.entry.deliverAt, $1.offset) }.map(\.element)
     }
 
     public func forget(user: String) async throws -> Int {
-        users.withLock { $0.removeValue(forKey: user)?.records.count ?? 0 }
+        stripe(user).users.withLock { $0.removeValue(forKey: user)?.records.count ?? 0 }
     }
 
+    /// One lock at a time: each user's rows are pruned under their lock, and units of users
+    /// under other locks go on meanwhile.
     public func prune(before cutoff: Int, keepTypes: Set<String>) async throws -> Int {
-        users.withLock { users in
-            var deleted = 0
-            for user in users.keys {
-                let before = users[user]!.records.count
-                users[user]!.records.removeAll { $0.entry.deliverAt < cutoff && !keepTypes.contains($0.entry.type) }
-                users[user]!.responses = users[user]!.responses.filter { $0.value.recordedAt >= cutoff }
-                deleted += before - users[user]!.records.count
+        var deleted = 0
+        for stripe in stripes {
+            deleted += stripe.users.withLock { users in
+                var deleted = 0
+                for user in users.keys {
+                    let before = users[user]!.records.count
+                    users[user]!.records.removeAll { $0.entry.deliverAt < cutoff && !keepTypes.contains($0.entry.type) }
+                    users[user]!.responses = users[user]!.responses.filter { $0.value.recordedAt >= cutoff }
+                    deleted += before - users[user]!.records.count
+                }
+                return deleted
             }
-            return deleted
         }
+        return deleted
     }
 }
