@@ -102,10 +102,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                         return .rollback
                     }
                     let snapshot = try Self.entries(db, user: user, read: read)
-                    let (proposal, value) = try UnitOfWork.resolve(snapshot: snapshot, decide: decide) { keys in
-                        try Self.liveEntries(db, user: user, keys: keys)
-                    }
-                    try Self.apply(proposal, db: db, user: user, now: now)
+                    let (proposal, value) = try Self.resolveAndApply(db, user: user, snapshot: snapshot, now: now, decide: decide)
                     if let requestKey {
                         try db.cachedStatement(sql: "INSERT INTO response (user, request_key, body, recorded_at) VALUES (?, ?, ?, ?)")
                             .execute(arguments: [user, requestKey, proposal.response, now])
@@ -119,6 +116,56 @@ public final class SQLiteLedgerStore: LedgerStore {
             throw Self.storeError(error, path: path)
         }
     }
+
+    /// `UnitOfWork.resolve` followed by `apply`, with the key lookup left to the unique index when
+    /// a proposal inserts one entry and changes nothing else (a decision's usual proposal): the
+    /// entry is inserted at once, and only if a live entry outside the snapshot already holds its
+    /// key (the `INSERT` fails, leaving nothing: SQLite undoes a failed statement) are the
+    /// colliding entries read and the decision asked again, as `resolve` does before inserting.
+    /// Any other proposal looks its keys up first. Saves a statement per unit.
+    static func resolveAndApply<Value>(
+        _ db: Database, user: String, snapshot: [LedgerRecord], now: Int,
+        decide: ([LedgerRecord]) throws -> (LedgerProposal, Value)
+    ) throws -> (LedgerProposal, Value) {
+        var snapshot = snapshot
+        var seen = Set(snapshot.lazy.filter(\.isLive).map(\.entry.key))
+        for _ in 0 ..< UnitOfWork.maximumRounds {
+            let (proposal, value) = try decide(snapshot)
+            let unseen = proposal.insert.map(\.key).filter { !seen.contains($0) }
+            if unseen.count == 1, proposal.insert.count == 1, proposal.update.isEmpty, proposal.cancel.isEmpty,
+               try insertUnlessLive(proposal.insert[0], db: db, user: user, now: now)
+            {
+                return (proposal, value)
+            }
+            let colliding = unseen.isEmpty ? [] : try liveEntries(db, user: user, keys: unseen)
+            if colliding.isEmpty {
+                try apply(proposal, db: db, user: user, now: now)
+                return (proposal, value)
+            }
+            snapshot += colliding
+            for record in colliding { seen.insert(record.entry.key) }
+        }
+        throw StoreError(.keyConflict, "a decision kept inserting keys the user's ledger already holds")
+    }
+
+    /// Inserts `entry`; false (nothing inserted) when a constraint refuses it, which for an entry
+    /// the engine built is the live key's unique index.
+    static func insertUnlessLive(_ entry: HistoryEntry, db: Database, user: String, now: Int) throws -> Bool {
+        do {
+            try db.cachedStatement(sql: insertSQL).execute(arguments: [
+                user, entry.key, entry.type, entry.subject, entry.channel, entry.deliverAt,
+                entry.status.rawValue, entry.batchKey, now, now,
+            ])
+            return true
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            return false
+        }
+    }
+
+    static let insertSQL = """
+        INSERT INTO entry (user, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 
     static func apply(_ proposal: LedgerProposal, db: Database, user: String, now: Int) throws {
         for key in proposal.cancel {
@@ -137,10 +184,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                                               entry.batchKey, now, user, entry.key])
             if db.changesCount == 0 { throw StoreError.unknownKey(user: user, key: entry.key) }
         }
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO entry (user, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.cachedStatement(sql: insertSQL)
         for entry in proposal.insert {
             do {
                 try insert.execute(arguments: [user, entry.key, entry.type, entry.subject, entry.channel, entry.deliverAt,
