@@ -120,19 +120,21 @@ import Testing
     @Test func aUnitWaitsForAnotherConnectionsWriteLock() async throws {
         let path = temporaryFile()
         let holder = try SQLiteLedgerStore(path: path)
-        let patient = try SQLiteLedgerStore(path: path, busyTimeout: 10)
+        let patient = try SQLiteLedgerStore(path: path, busyTimeout: 60)
         let impatient = try SQLiteLedgerStore(path: path, busyTimeout: 0.05)
         let inside = Atomic<Bool>(false)
+        let release = Atomic<Bool>(false)
         let holding = Task {
             try await holder.commit(user: "u1", read: .all, requestKey: nil, now: StoreFixtures.monday) { _ in
                 inside.store(true, ordering: .sequentiallyConsistent)
-                usleep(400_000)  // the write lock is held for this long
+                // The write lock is held until the test releases it (at most a minute).
+                for _ in 0 ..< 60_000 where !release.load(ordering: .sequentiallyConsistent) { usleep(1_000) }
                 return (LedgerProposal(insert: [HistoryEntry(key: "held", type: "ping", deliverAt: StoreFixtures.monday, status: .scheduled)],
                                        response: "held"), ())
             }
         }
         while !inside.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(2)) }
-        func unit(_ key: String) -> @Sendable ([LedgerRecord]) throws -> (LedgerProposal, [String]) {
+        @Sendable func unit(_ key: String) -> @Sendable ([LedgerRecord]) throws -> (LedgerProposal, [String]) {
             { records in
                 (LedgerProposal(insert: [HistoryEntry(key: key, type: "ping", deliverAt: StoreFixtures.monday + 60, status: .scheduled)],
                                 response: key), records.map(\.entry.key))
@@ -144,8 +146,18 @@ import Testing
             guard let error = error as? StoreError else { return false }
             return error.code == .databaseFailed && error.message.contains(path) && error.message.contains("locked")
         }
-        let waited = try await patient.commit(user: "u1", read: .all, requestKey: "r2", now: StoreFixtures.monday, decide: unit("waited"))
+        let finished = Atomic<Bool>(false)
+        let waiting = Task {
+            defer { finished.store(true, ordering: .sequentiallyConsistent) }
+            return try await patient.commit(user: "u1", read: .all, requestKey: "r2", now: StoreFixtures.monday, decide: unit("waited"))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        // Still waiting for the lock (a unit that failed at `SQLITE_BUSY` would have finished).
+        let stillWaiting = !finished.load(ordering: .sequentiallyConsistent)
+        #expect(stillWaiting)
+        release.store(true, ordering: .sequentiallyConsistent)
         _ = try await holding.value
+        let waited = try await waiting.value
         // The waiting unit read the holder's committed entry: it ran after the lock was released.
         #expect(waited.value == ["held"])
         #expect(try await patient.entries(user: "u1").map(\.entry.key) == ["held", "waited"])
