@@ -23,6 +23,10 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     let pool: DatabasePool
+    /// Admits one unit at a time to the writer (see `writeUnit`).
+    let gate = SQLiteWriterGate()
+    /// How long a unit waits for another process's write lock, in milliseconds.
+    let busyTimeoutMilliseconds: Int
     /// The file, for messages.
     public let path: String
 
@@ -35,6 +39,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     ///   (written by a newer Herald), `databaseFailed` (permissions, a full disk…).
     public init(path: String, durability: Durability = .process, busyTimeout: Double = 10) throws {
         self.path = path
+        busyTimeoutMilliseconds = Int((max(0, busyTimeout) * 1_000).rounded(.up))
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
         config.label = "herald-ledger"
@@ -54,6 +59,9 @@ public final class SQLiteLedgerStore: LedgerStore {
             // A damaged file can open fine and fail on its first page read: check it now.
             try pool.read { db in _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
             try SQLiteSchema.migrate(pool, path: path)
+            // The writer never sleeps in SQLite's busy handler on its caller's thread: a unit
+            // that finds another process's write lock waits for it on GRDB's queue (`writeUnit`).
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA busy_timeout = 0") }
         } catch {
             throw Self.storeError(error, path: path)
         }
@@ -80,12 +88,12 @@ public final class SQLiteLedgerStore: LedgerStore {
         guard !user.isEmpty else { throw StoreError.missingUser }
         let path = self.path
         do {
-            // On GRDB's writer queue, awaited: a task waiting for the writer (or for another
-            // process's write lock, up to the busy timeout) suspends and never blocks a thread of
+            // Through the writer gate (`writeUnit`): a task waiting for the writer, or for another
+            // process's write lock (up to the busy timeout), suspends and never blocks a thread of
             // the cooperative pool, which a server shares with its request handlers.
-            return try await Self.writeNow(pool) { db in
+            return try await writeUnit { db in
                 var result: LedgerCommit<Value>?
-                try db.inTransaction(.immediate) {
+                try Self.inImmediateTransaction(db) {
                     if let requestKey, let body = try String.fetchOne(
                         db.cachedStatement(sql: "SELECT body FROM response WHERE user = ? AND request_key = ?"),
                         arguments: [user, requestKey])
@@ -94,10 +102,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                         return .rollback
                     }
                     let snapshot = try Self.entries(db, user: user, read: read)
-                    let (proposal, value) = try UnitOfWork.resolve(snapshot: snapshot, decide: decide) { keys in
-                        try Self.liveEntries(db, user: user, keys: keys)
-                    }
-                    try Self.apply(proposal, db: db, user: user, now: now)
+                    let (proposal, value) = try Self.resolveAndApply(db, user: user, snapshot: snapshot, now: now, decide: decide)
                     if let requestKey {
                         try db.cachedStatement(sql: "INSERT INTO response (user, request_key, body, recorded_at) VALUES (?, ?, ?, ?)")
                             .execute(arguments: [user, requestKey, proposal.response, now])
@@ -111,6 +116,56 @@ public final class SQLiteLedgerStore: LedgerStore {
             throw Self.storeError(error, path: path)
         }
     }
+
+    /// `UnitOfWork.resolve` followed by `apply`, with the key lookup left to the unique index when
+    /// a proposal inserts one entry and changes nothing else (a decision's usual proposal): the
+    /// entry is inserted at once, and only if a live entry outside the snapshot already holds its
+    /// key (the `INSERT` fails, leaving nothing: SQLite undoes a failed statement) are the
+    /// colliding entries read and the decision asked again, as `resolve` does before inserting.
+    /// Any other proposal looks its keys up first. Saves a statement per unit.
+    static func resolveAndApply<Value>(
+        _ db: Database, user: String, snapshot: [LedgerRecord], now: Int,
+        decide: ([LedgerRecord]) throws -> (LedgerProposal, Value)
+    ) throws -> (LedgerProposal, Value) {
+        var snapshot = snapshot
+        var seen = Set(snapshot.lazy.filter(\.isLive).map(\.entry.key))
+        for _ in 0 ..< UnitOfWork.maximumRounds {
+            let (proposal, value) = try decide(snapshot)
+            let unseen = proposal.insert.map(\.key).filter { !seen.contains($0) }
+            if unseen.count == 1, proposal.insert.count == 1, proposal.update.isEmpty, proposal.cancel.isEmpty,
+               try insertUnlessLive(proposal.insert[0], db: db, user: user, now: now)
+            {
+                return (proposal, value)
+            }
+            let colliding = unseen.isEmpty ? [] : try liveEntries(db, user: user, keys: unseen)
+            if colliding.isEmpty {
+                try apply(proposal, db: db, user: user, now: now)
+                return (proposal, value)
+            }
+            snapshot += colliding
+            for record in colliding { seen.insert(record.entry.key) }
+        }
+        throw StoreError(.keyConflict, "a decision kept inserting keys the user's ledger already holds")
+    }
+
+    /// Inserts `entry`; false (nothing inserted) when a constraint refuses it, which for an entry
+    /// the engine built is the live key's unique index.
+    static func insertUnlessLive(_ entry: HistoryEntry, db: Database, user: String, now: Int) throws -> Bool {
+        do {
+            try db.cachedStatement(sql: insertSQL).execute(arguments: [
+                user, entry.key, entry.type, entry.subject, entry.channel, entry.deliverAt,
+                entry.status.rawValue, entry.batchKey, now, now,
+            ])
+            return true
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            return false
+        }
+    }
+
+    static let insertSQL = """
+        INSERT INTO entry (user, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 
     static func apply(_ proposal: LedgerProposal, db: Database, user: String, now: Int) throws {
         for key in proposal.cancel {
@@ -129,10 +184,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                                               entry.batchKey, now, user, entry.key])
             if db.changesCount == 0 { throw StoreError.unknownKey(user: user, key: entry.key) }
         }
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO entry (user, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.cachedStatement(sql: insertSQL)
         for entry in proposal.insert {
             do {
                 try insert.execute(arguments: [user, entry.key, entry.type, entry.subject, entry.channel, entry.deliverAt,
@@ -148,9 +200,9 @@ public final class SQLiteLedgerStore: LedgerStore {
     public func applyEvent(user: String, key: String, status: HistoryEntry.Status, at: Int) async throws -> LedgerRecord {
         let path = self.path
         do {
-            return try await Self.writeNow(pool) { db in
+            return try await writeUnit { db in
                 var record: LedgerRecord?
-                try db.inTransaction(.immediate) {
+                try Self.inImmediateTransaction(db) {
                     guard let id = try Int64.fetchOne(
                         db.cachedStatement(sql: "SELECT id FROM entry WHERE user = ? AND key = ? AND status <> 'cancelled'"),
                         arguments: [user, key])
@@ -199,21 +251,66 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
-    /// GRDB's asynchronous write, on the writer's queue (see `commit`). A blocking write on the
-    /// calling thread measured about 15 % faster in Benchmarks/Store, but it parked threads of the
-    /// cooperative pool while the writer was busy and stalled every other task of the process
-    /// (`herald serve`'s handlers and timers among them).
-    static func writeNow<T: Sendable>(_ pool: DatabasePool, _ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await pool.writeWithoutTransaction(body)
+    /// Runs `body` on the writer connection, one unit at a time (in this process; SQLite's write
+    /// lock orders it against other processes).
+    ///
+    /// The gate admits units in arrival order; a waiting unit suspends. The admitted unit runs on
+    /// its caller's thread (GRDB's synchronous write, which finds the writer's queue idle and runs
+    /// inline): no hop to the writer's queue and back, which cost about as much CPU as SQLite's
+    /// share of a unit. The writer's busy timeout is 0, so a unit never sleeps on its caller's
+    /// thread in SQLite's busy handler: when another process holds the write lock (or a
+    /// checkpoint makes SQLite report busy), the attempt fails at once with `SQLITE_BUSY` and
+    /// nothing of it is kept (the transaction rolled back); the unit then runs again from the
+    /// start on GRDB's writer queue, awaited, with the busy timeout, as every unit did before.
+    /// A unit's `body` is a whole transaction of reads and a pure decision, so running it again
+    /// is the same as running it once.
+    func writeUnit<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        await gate.enter()
+        defer { gate.leave() }
+        try Task.checkCancellation()
+        do {
+            return try Self.writeInline(pool, body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            let timeout = busyTimeoutMilliseconds
+            return try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA busy_timeout = \(timeout)")
+                defer { try? db.execute(sql: "PRAGMA busy_timeout = 0") }
+                return try body(db)
+            }
+        }
+    }
+
+    /// GRDB's `inTransaction(.immediate)` with `BEGIN` and `COMMIT` prepared once per connection
+    /// (`cachedStatement`; GRDB's own parses and prepares both in every transaction). A failure
+    /// anywhere, the commit's included, rolls back (GRDB's `rollback`, which ignores a
+    /// transaction SQLite already rolled back itself) and rethrows the first error.
+    static func inImmediateTransaction(_ db: Database, _ operations: () throws -> Database.TransactionCompletion) throws {
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+        do {
+            switch try operations() {
+            case .commit:
+                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            case .rollback:
+                try db.rollback()
+            }
+        } catch {
+            try? db.rollback()
+            throw error
+        }
+    }
+
+    /// GRDB's synchronous write (a synchronous function, so that the overload is chosen).
+    private static func writeInline<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction(body)
     }
 
     /// One immediate transaction.
     private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let path = self.path
         do {
-            return try await Self.writeNow(pool) { db in
+            return try await writeUnit { db in
                 var value: T?
-                try db.inTransaction(.immediate) {
+                try Self.inImmediateTransaction(db) {
                     value = try body(db)
                     return .commit
                 }

@@ -2,6 +2,7 @@ import Foundation
 import HeraldEngine
 import HeraldSQLite
 import HeraldStore
+import Synchronization
 import Testing
 
 /// The SQLite file: migrations, a newer schema, a damaged file.
@@ -110,6 +111,57 @@ import Testing
         } throws: { error in
             (error as? StoreError)?.code == .corruptDatabase
         }
+    }
+
+    /// Another connection to the file (another process's would be the same) holds SQLite's write
+    /// lock: a unit of this store does not fail at once (its writer's own busy timeout is 0, so
+    /// that it never sleeps on its caller's thread) but waits up to its busy timeout, and one whose
+    /// timeout runs out fails with a clear error and records nothing.
+    @Test func aUnitWaitsForAnotherConnectionsWriteLock() async throws {
+        let path = temporaryFile()
+        let holder = try SQLiteLedgerStore(path: path)
+        let patient = try SQLiteLedgerStore(path: path, busyTimeout: 60)
+        let impatient = try SQLiteLedgerStore(path: path, busyTimeout: 0.05)
+        let inside = Atomic<Bool>(false)
+        let release = Atomic<Bool>(false)
+        let holding = Task {
+            try await holder.commit(user: "u1", read: .all, requestKey: nil, now: StoreFixtures.monday) { _ in
+                inside.store(true, ordering: .sequentiallyConsistent)
+                // The write lock is held until the test releases it (at most a minute).
+                for _ in 0 ..< 60_000 where !release.load(ordering: .sequentiallyConsistent) { usleep(1_000) }
+                return (LedgerProposal(insert: [HistoryEntry(key: "held", type: "ping", deliverAt: StoreFixtures.monday, status: .scheduled)],
+                                       response: "held"), ())
+            }
+        }
+        while !inside.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(2)) }
+        @Sendable func unit(_ key: String) -> @Sendable ([LedgerRecord]) throws -> (LedgerProposal, [String]) {
+            { records in
+                (LedgerProposal(insert: [HistoryEntry(key: key, type: "ping", deliverAt: StoreFixtures.monday + 60, status: .scheduled)],
+                                response: key), records.map(\.entry.key))
+            }
+        }
+        await #expect {
+            _ = try await impatient.commit(user: "u1", read: .all, requestKey: "r1", now: StoreFixtures.monday, decide: unit("late"))
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .databaseFailed && error.message.contains(path) && error.message.contains("locked")
+        }
+        let finished = Atomic<Bool>(false)
+        let waiting = Task {
+            defer { finished.store(true, ordering: .sequentiallyConsistent) }
+            return try await patient.commit(user: "u1", read: .all, requestKey: "r2", now: StoreFixtures.monday, decide: unit("waited"))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        // Still waiting for the lock (a unit that failed at `SQLITE_BUSY` would have finished).
+        let stillWaiting = !finished.load(ordering: .sequentiallyConsistent)
+        #expect(stillWaiting)
+        release.store(true, ordering: .sequentiallyConsistent)
+        _ = try await holding.value
+        let waited = try await waiting.value
+        // The waiting unit read the holder's committed entry: it ran after the lock was released.
+        #expect(waited.value == ["held"])
+        #expect(try await patient.entries(user: "u1").map(\.entry.key) == ["held", "waited"])
+        #expect(try sqlite(path, "SELECT group_concat(request_key) FROM response") == "r2")
     }
 
     /// Runs one statement with the `sqlite3` shell-free C API through GRDB's own file (a second
