@@ -124,7 +124,10 @@ import Testing
         let impatient = try SQLiteLedgerStore(path: path, busyTimeout: 0.05)
         let inside = Atomic<Bool>(false)
         let release = Atomic<Bool>(false)
-        let holding = Task {
+        // The holder's unit runs on a queue of its own: it blocks its thread while it holds the
+        // lock, and on Swift's cooperative pool (two threads here, shared with the suites running
+        // beside this one) that could starve the rest of this test for the whole minute.
+        let holding = Task(executorPreference: OwnThreadExecutor()) {
             try await holder.commit(user: "u1", read: .all, requestKey: nil, now: StoreFixtures.monday) { _ in
                 inside.store(true, ordering: .sequentiallyConsistent)
                 // The write lock is held until the test releases it (at most a minute).
@@ -168,5 +171,16 @@ import Testing
     /// connection, as another process would).
     func sqlite(_ path: String, _ sql: String) throws -> String? {
         try SQLiteProbe.scalar(path: path, sql: sql)
+    }
+}
+
+/// Runs a task's jobs on a serial dispatch queue of its own instead of Swift's cooperative pool
+/// (a task that must block its thread, as a unit holding SQLite's write lock does in a test).
+final class OwnThreadExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "herald.tests.own-thread")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
