@@ -124,14 +124,14 @@ import Testing
         let impatient = try SQLiteLedgerStore(path: path, busyTimeout: 0.05)
         let inside = Atomic<Bool>(false)
         let release = Atomic<Bool>(false)
-        // The holder's unit runs on a queue of its own: it blocks its thread while it holds the
+        // The holder's unit runs on a thread of its own: it blocks its thread while it holds the
         // lock, and on Swift's cooperative pool (two threads here, shared with the suites running
-        // beside this one) that could starve the rest of this test for the whole minute.
-        let holding = Task(executorPreference: OwnThreadExecutor()) {
+        // beside this one) that could starve the rest of this test until the holder gave up.
+        let holding = Task(executorPreference: OwnThreadExecutor.shared) {
             try await holder.commit(user: "u1", read: .all, requestKey: nil, now: StoreFixtures.monday) { _ in
                 inside.store(true, ordering: .sequentiallyConsistent)
-                // The write lock is held until the test releases it (at most a minute).
-                for _ in 0 ..< 60_000 where !release.load(ordering: .sequentiallyConsistent) { usleep(1_000) }
+                // The write lock is held until the test releases it (at most three minutes).
+                for _ in 0 ..< 180_000 where !release.load(ordering: .sequentiallyConsistent) { usleep(1_000) }
                 return (LedgerProposal(insert: [HistoryEntry(key: "held", type: "ping", deliverAt: StoreFixtures.monday, status: .scheduled)],
                                        response: "held"), ())
             }
@@ -174,13 +174,36 @@ import Testing
     }
 }
 
-/// Runs a task's jobs on a serial dispatch queue of its own instead of Swift's cooperative pool
-/// (a task that must block its thread, as a unit holding SQLite's write lock does in a test).
-final class OwnThreadExecutor: TaskExecutor {
-    private let queue = DispatchQueue(label: "herald.tests.own-thread")
+/// Runs a task's jobs on a thread of its own instead of Swift's cooperative pool (a task that
+/// must block its thread, as a unit holding SQLite's write lock does in a test). A dispatch
+/// queue would not do: on Linux it shares its worker threads with the pool, and when the suites
+/// running beside it keep them busy its jobs wait too. One thread for the test process.
+final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = OwnThreadExecutor()
+
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var jobs: [UnownedJob] = []
+
+    private init() {
+        let thread = Thread { [self] in
+            while true {
+                condition.lock()
+                while jobs.isEmpty { condition.wait() }
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
+        thread.name = "herald.tests.own-thread"
+        thread.start()
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
     }
 }
