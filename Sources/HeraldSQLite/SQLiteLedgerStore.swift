@@ -75,7 +75,11 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// Closes the pool's connections; the last one checkpoints the WAL into the file and removes
     /// it. Called once nothing uses the store (`herald serve` after draining its requests). A close
     /// that fails (a statement still alive) loses nothing: the WAL stays and the next open recovers it.
+    /// Closes the readers, then the writer: the last connection to close checkpoints the log
+    /// into the file and removes `-wal` and `-shm`. (GRDB's `close()` alone closes the writer
+    /// first, and read-only connections closing last leave both files behind.)
     public func close() async {
+        pool.invalidateReadOnlyConnections()
         try? pool.close()
     }
 

@@ -58,6 +58,8 @@ import Testing
         #expect(exited, "the server did not exit after draining")
         #expect(server.terminationStatus == 0)
         #expect(server.stderr.contains("store closed"), "\(server.stderr)")
+        // The store was closed for real: the log was checkpointed into the file and removed.
+        #expect(!FileManager.default.fileExists(atPath: database + "-wal"))
 
         // Every answered decision is in the ledger.
         let store = try SQLiteLedgerStore(path: database)

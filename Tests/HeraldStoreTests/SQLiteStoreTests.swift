@@ -113,6 +113,22 @@ import Testing
         }
     }
 
+    /// Closing the store leaves only the database file: the log has been checkpointed into it
+    /// and `-wal` and `-shm` are gone; the entries are in the file.
+    @Test func closingCheckpointsAndRemovesTheLog() async throws {
+        let path = temporaryFile()
+        let engine = try StoreFixtures.engine(StoreFixtures.bundle(cap: 3))
+        let store = try SQLiteLedgerStore(path: path)
+        _ = try await DecisionRecorder(engine: engine, store: store)
+            .decide(StoreFixtures.request(user: "u1", id: "a", at: StoreFixtures.monday), idempotencyKey: "k")
+        _ = try await store.entries(user: "u1")  // a reader is open too
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        await store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(try sqlite(path, "SELECT group_concat(key) FROM entry") == "ping:a")
+    }
+
     /// Another connection to the file (another process's would be the same) holds SQLite's write
     /// lock: a unit of this store does not fail at once (its writer's own busy timeout is 0, so
     /// that it never sleeps on its caller's thread) but waits up to its busy timeout, and one whose
