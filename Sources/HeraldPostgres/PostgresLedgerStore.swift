@@ -6,19 +6,23 @@ internal import PostgresNIO
 /// The `LedgerStore` for many Herald instances sharing one ledger: PostgreSQL through
 /// PostgresNIO (docs/store.md § PostgreSQL).
 ///
-/// Each unit of work is one transaction on a connection of its own, in four round trips:
-/// `BEGIN`; `herald_unit_read` (a server-side function) locks the user's row in `herald_users`
-/// with `SELECT … FOR UPDATE` (made on the user's first unit), answers a replay or returns the
-/// window the policy reads; `herald_unit_write` checks the keys the decision inserts and writes
-/// it; `COMMIT`. A row lock, not an advisory lock, so it works on PostgreSQL-compatible databases
-/// sharded by user id (Citus), and two units for one user — in this process or any other — never
-/// interleave, while units for different users run in parallel. The transaction is
-/// `READ COMMITTED`: every statement after the lock sees what the previous holder committed.
+/// A unit of work is two statements when no other unit writes for the same user meanwhile (the
+/// usual case): `herald_unit_read` (a server-side function) answers a replay or returns the
+/// window the policy reads with the user's `version`, a number every change to the user's
+/// ledger replaces with a new one from a sequence; Herald decides; `herald_unit_write` locks the
+/// user's row in `herald_users` with `SELECT … FOR UPDATE`, compares the version, checks the
+/// keys the decision inserts and writes it. Each statement is its own transaction. When the
+/// version changed (another unit, an event or `forget` committed for the user in between), the
+/// write writes nothing and the unit runs again inside `BEGIN`/`COMMIT`, taking the row lock in
+/// its read, so it cannot be refused again. A row lock, not an advisory lock, so it works on
+/// PostgreSQL-compatible databases sharded by user id (Citus), and two units for one user — in
+/// this process or any other — never interleave, while units for different users run in
+/// parallel. The transactions are `READ COMMITTED`.
 ///
 /// A unit that fails with a serialization failure (`40001`) or a deadlock (`40P01`) is rolled
-/// back and run again, up to `Options.attempts` times. A connection lost before `COMMIT` was
-/// sent is rolled back by the server; the unit runs again on a new connection, up to
-/// `Options.reconnects` times. A connection lost while committing leaves the outcome unknown:
+/// back and run again, up to `Options.attempts` times. A connection lost before `COMMIT` (or the
+/// write, when it is its own transaction) was sent is rolled back by the server; the unit runs again on a new connection, up to
+/// `Options.reconnects` times. A connection lost while committing (or writing) leaves the outcome unknown:
 /// a unit with an idempotency key runs again too (it waits for the user's lock, then finds its
 /// stored response if the lost commit happened: never lost, never doubled); one without is
 /// reported (`H0702`, "may or may not be recorded"). Every unit has a deadline
@@ -93,26 +97,56 @@ public final class PostgresLedgerStore: LedgerStore {
 
     // MARK: The unit of work
 
-    private typealias ReadRow = (String?, String?, String?, String?, String?, Int?, String?, String?, Int?, Int?)
+    private typealias ReadRow = (String?, Int?, String?, String?, String?, String?, Int?, String?, String?, Int?, Int?)
+    private typealias WriteRow = (Bool, String?, String?, String?, String?, Int?, String?, String?, Int?, Int?)
 
     public func commit<Value: Sendable>(
         user: String, read: LedgerRead, requestKey: String?, now: Int,
         decide: @Sendable ([LedgerRecord]) throws -> (LedgerProposal, Value)
     ) async throws -> LedgerCommit<Value> {
         guard !user.isEmpty else { throw StoreError.missingUser }
+        // Two statements, each its own transaction, when nothing is committed for the user
+        // between them (the usual case); else the unit runs again holding the user's lock from
+        // its read, inside BEGIN/COMMIT, where the version cannot change.
+        if let done = try await unit(user: user, read: read, requestKey: requestKey, now: now, locked: false, decide: decide) {
+            return done
+        }
+        logger.debug("herald unit of work ran again under the user's lock", metadata: ["user": "\(user)"])
+        guard let done = try await unit(user: user, read: read, requestKey: requestKey, now: now, locked: true, decide: decide) else {
+            throw StoreError(.databaseFailed, "user `\(user)`'s version changed while their row was locked (a hand-edited function?)")
+        }
+        return done
+    }
+
+    /// One run of a unit of work: `herald_unit_read`, `decide`, `herald_unit_write`. Unlocked, the
+    /// two statements commit by themselves and nil says the write found the user's version
+    /// changed since the read (it wrote nothing); locked, they run inside a transaction that
+    /// holds the user's row lock from the read on.
+    private func unit<Value: Sendable>(
+        user: String, read: LedgerRead, requestKey: String?, now: Int, locked: Bool,
+        decide: @Sendable ([LedgerRecord]) throws -> (LedgerProposal, Value)
+    ) async throws -> LedgerCommit<Value>? {
         let logger = self.logger
         let lifetimeTypes = read.lifetimeTypes.sorted()
-        return try await transaction(user: user, rerunWhenOutcomeUnknown: requestKey != nil) { connection, deadline in
+        return try await transaction(user: user, explicit: locked, rerunWhenOutcomeUnknown: requestKey != nil) { connection, deadline in
             let rows = try await deadline.query(
-                "SELECT * FROM herald_unit_read(\(user), \(requestKey), \(read.since), \(lifetimeTypes))",
+                "SELECT * FROM herald_unit_read(\(user), \(requestKey), \(read.since), \(lifetimeTypes), \(locked))",
                 on: connection, logger: logger)
+            var version: Int?
             var snapshot: [LedgerRecord] = []
             for row in rows {
                 let row = try row.decode(ReadRow.self)
                 if let body = row.0 {
                     return LedgerCommit(response: body, replayed: true, value: nil, inserted: [])
                 }
-                snapshot.append(try Self.record(optional: (row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)))
+                if row.2 == nil {
+                    version = row.1
+                    continue
+                }
+                snapshot.append(try Self.record(optional: (row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)))
+            }
+            guard let version else {
+                throw StoreError(.databaseFailed, "`herald_unit_read` returned no version (a hand-edited function?)")
             }
             // `UnitOfWork.resolve`, with the key lookup folded into the write: the function
             // returns the live entries holding keys the read did not show, and writes nothing then.
@@ -120,37 +154,62 @@ public final class PostgresLedgerStore: LedgerStore {
             for _ in 0 ..< UnitOfWork.maximumRounds {
                 let (proposal, value) = try decide(snapshot)
                 let unseen = proposal.insert.map(\.key).filter { !seen.contains($0) }
-                let colliding = try await Self.write(
-                    proposal, unseen: unseen, connection: connection, deadline: deadline, user: user, requestKey: requestKey, now: now, logger: logger)
-                if colliding.isEmpty {
+                // Unlocked, the write is the commit.
+                if !locked { try deadline.willCommit() }
+                let written = try await Self.write(
+                    proposal, version: version, unseen: unseen, committing: !locked, connection: connection, deadline: deadline,
+                    user: user, requestKey: requestKey, now: now, logger: logger)
+                switch written {
+                case .stale:
+                    return nil
+                case .colliding(let colliding) where !colliding.isEmpty:
+                    snapshot += colliding
+                    for record in colliding { seen.insert(record.entry.key) }
+                case .colliding:
                     return LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
                 }
-                snapshot += colliding
-                for record in colliding { seen.insert(record.entry.key) }
             }
             throw StoreError(.keyConflict, "a decision kept inserting keys the user's ledger already holds")
         }
     }
 
-    /// Writes `proposal` (and the response under `requestKey`) unless a live entry holds one of
-    /// the `unseen` keys; returns those entries then, having written nothing.
+    /// What `herald_unit_write` did.
+    private enum Written {
+        /// Something was committed for the user since the read: nothing written.
+        case stale
+        /// Live entries holding keys the read did not show (nothing written), or none: written.
+        case colliding([LedgerRecord])
+    }
+
+    /// Writes `proposal` (and the response under `requestKey`) unless the user's version is no
+    /// longer `version` or a live entry holds one of the `unseen` keys. `committing`: the
+    /// statement is its own transaction, so a connection lost meanwhile leaves the outcome unknown.
     private static func write(
-        _ proposal: LedgerProposal, unseen: [String], connection: PostgresConnection, deadline: PostgresDeadline, user: String, requestKey: String?,
-        now: Int, logger: Logger
-    ) async throws -> [LedgerRecord] {
+        _ proposal: LedgerProposal, version: Int, unseen: [String], committing: Bool, connection: PostgresConnection,
+        deadline: PostgresDeadline, user: String, requestKey: String?, now: Int, logger: Logger
+    ) async throws -> Written {
         let update = entriesJSON(proposal.update)
         let insert = entriesJSON(proposal.insert)
+        let rows: [PostgresRow]
         do {
-            let rows = try await deadline.query("""
-                SELECT * FROM herald_unit_write(\(user), \(now), \(requestKey), \(proposal.response), \(unseen),
+            rows = try await deadline.query("""
+                SELECT * FROM herald_unit_write(\(user), \(version), \(now), \(requestKey), \(proposal.response), \(unseen),
                     \(proposal.cancel), \(update)::jsonb, \(insert)::jsonb)
                 """, on: connection, logger: logger)
-            return try rows.map { try record($0.decode(Row.self)) }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "HR704" {
             throw StoreError.unknownKey(user: user, key: error.serverInfo?[.message] ?? "?")
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "HR707" {
             throw StoreError(.keyConflict, "user `\(user)` already has a live entry with key `\(error.serverInfo?[.message] ?? "?")`")
+        } catch let error where committing && PostgresConnections.breaksConnection(error) {
+            throw PostgresStoreFailure.connectionLost(cause: cause(of: error), outcomeUnknown: true)
         }
+        var colliding: [LedgerRecord] = []
+        for row in rows {
+            let row = try row.decode(WriteRow.self)
+            if row.0 { return .stale }
+            colliding.append(try record(optional: (row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)))
+        }
+        return .colliding(colliding)
     }
 
     /// `[{"key", "type", "subject"?, "channel"?, "deliver_at", "status", "batch_key"?}, …]`, the
@@ -182,6 +241,9 @@ public final class PostgresLedgerStore: LedgerStore {
                 RETURNING \(unescaped: Self.columns)
                 """, on: connection, logger: logger)
             guard let row = rows.first else { throw StoreError.unknownKey(user: user, key: key) }
+            // A unit that read the user's ledger before this event must not write on it.
+            try await deadline.query(
+                "UPDATE herald_users SET version = nextval('herald_versions') WHERE user_id = \(user)", on: connection, logger: logger)
             return try Self.record(row.decode(Row.self))
         }
     }
@@ -236,9 +298,12 @@ public final class PostgresLedgerStore: LedgerStore {
     /// One transaction (`body` takes the user's lock), within `Options.timeout`, run again on a
     /// serialization failure or a deadlock, and on a new connection when the old one broke
     /// before `COMMIT` (or while committing, when `rerunWhenOutcomeUnknown`: `body` must then find
-    /// out by itself whether its first run committed, as a replay does).
+    /// out by itself whether its first run committed, as a replay does). With `explicit` false
+    /// there is no `BEGIN`/`COMMIT`: each statement of `body` commits by itself, and `body` marks
+    /// the one that writes (`willCommit()`, and a lost connection then reported as
+    /// `connectionLost(outcomeUnknown: true)`).
     private func transaction<Result: Sendable>(
-        user: String, rerunWhenOutcomeUnknown: Bool = false,
+        user: String, explicit: Bool = true, rerunWhenOutcomeUnknown: Bool = false,
         _ body: (PostgresConnection, PostgresDeadline) async throws -> Result
     ) async throws -> Result {
         let logger = self.logger
@@ -251,6 +316,9 @@ public final class PostgresLedgerStore: LedgerStore {
             attempt += 1
             do {
                 return try await PostgresDeadline.run(connections: connections, timeout: options.timeout) { connection, deadline in
+                    // Not explicit: every statement of `body` is its own transaction, and `body`
+                    // calls `willCommit()` before the one that writes.
+                    guard explicit else { return try await body(connection, deadline) }
                     try await deadline.query("BEGIN", on: connection, logger: logger)
                     let result: Result
                     do {

@@ -171,6 +171,165 @@ enum PostgresSchema {
             $fn$
             """,
         ]),
+        // A unit of work in two statements and no `BEGIN`/`COMMIT` when nobody else writes for
+        // the user meanwhile (docs/store.md, "The unit of work"). Every change to a user's entries
+        // or responses gives the user's row a new `version`, drawn from a sequence so that no
+        // value ever comes back (not even after `forget`). `herald_unit_read` without the lock
+        // returns the version with what it read; `herald_unit_write` takes the row lock
+        // (`SELECT … FOR UPDATE`), compares the version and writes only when nothing was
+        // committed for the user since the read; else it writes nothing and says so, and the
+        // caller runs the unit again holding the lock from its read (the functions of
+        // migration 2, now with the version), inside `BEGIN`/`COMMIT`.
+        Migration(version: 3, name: "unit-versions", statements: [
+            "ALTER TABLE herald_users ADD COLUMN version bigint NOT NULL DEFAULT 0",
+            "CREATE SEQUENCE herald_versions",
+            "DROP FUNCTION herald_unit_read(text, text, bigint, text[])",
+            "DROP FUNCTION herald_unit_write(text, bigint, text, text, text[], text[], jsonb, jsonb)",
+            """
+            CREATE FUNCTION herald_unit_read(p_user text, p_request_key text, p_since bigint, p_lifetime_types text[],
+                                             p_lock boolean)
+            RETURNS TABLE (o_replay text, o_version bigint, o_key text, o_type text, o_subject text, o_channel text,
+                           o_deliver_at bigint, o_status text, o_batch_key text, o_recorded_at bigint, o_updated_at bigint)
+            LANGUAGE plpgsql AS $fn$
+            DECLARE
+                v_version bigint;
+            BEGIN
+                IF p_lock THEN
+                    -- The row lock (not an advisory lock: it also works where tables are sharded by user).
+                    SELECT u.version INTO v_version FROM herald_users u WHERE u.user_id = p_user FOR UPDATE;
+                    IF NOT FOUND THEN
+                        INSERT INTO herald_users (user_id) VALUES (p_user) ON CONFLICT (user_id) DO NOTHING;
+                        SELECT u.version INTO v_version FROM herald_users u WHERE u.user_id = p_user FOR UPDATE;
+                        IF NOT FOUND THEN
+                            -- Deleted (`forget`) between the insert and the lock: the caller runs the unit again.
+                            RAISE EXCEPTION 'the row of user % vanished while it was being locked', p_user
+                                USING ERRCODE = 'serialization_failure';
+                        END IF;
+                    END IF;
+                ELSE
+                    -- No lock. The version is read first: each statement of this (volatile) function
+                    -- sees what was committed when it began, so what follows is at least as new as
+                    -- the version, and a write that finds the version unchanged finds it all unchanged.
+                    -- No row yet: 0 (a row is made only by a write, with a fresh version, and
+                    -- `forget` deletes it with every entry and response of the user).
+                    SELECT u.version INTO v_version FROM herald_users u WHERE u.user_id = p_user;
+                    IF NOT FOUND THEN
+                        v_version := 0;
+                    END IF;
+                END IF;
+                IF p_request_key IS NOT NULL THEN
+                    RETURN QUERY SELECT r.body, v_version, NULL::text, NULL::text, NULL::text, NULL::text, NULL::bigint,
+                                        NULL::text, NULL::text, NULL::bigint, NULL::bigint
+                        FROM herald_responses r WHERE r.user_id = p_user AND r.request_key = p_request_key;
+                    IF FOUND THEN
+                        RETURN;
+                    END IF;
+                END IF;
+                -- The first row: the version, no entry.
+                RETURN QUERY SELECT NULL::text, v_version, NULL::text, NULL::text, NULL::text, NULL::text, NULL::bigint,
+                                    NULL::text, NULL::text, NULL::bigint, NULL::bigint;
+                IF p_since IS NULL THEN
+                    RETURN QUERY SELECT NULL::text, NULL::bigint, e.key, e.type, e.subject, e.channel, e.deliver_at,
+                                        e.status, e.batch_key, e.recorded_at, e.updated_at
+                        FROM herald_entries e WHERE e.user_id = p_user ORDER BY e.deliver_at, e.id;
+                ELSIF cardinality(p_lifetime_types) = 0 THEN
+                    RETURN QUERY SELECT NULL::text, NULL::bigint, e.key, e.type, e.subject, e.channel, e.deliver_at,
+                                        e.status, e.batch_key, e.recorded_at, e.updated_at
+                        FROM herald_entries e WHERE e.user_id = p_user AND e.deliver_at >= p_since
+                        ORDER BY e.deliver_at, e.id;
+                ELSE
+                    RETURN QUERY SELECT NULL::text, NULL::bigint, e.key, e.type, e.subject, e.channel, e.deliver_at,
+                                        e.status, e.batch_key, e.recorded_at, e.updated_at
+                        FROM herald_entries e
+                        WHERE e.user_id = p_user AND (e.deliver_at >= p_since OR e.type = ANY (p_lifetime_types))
+                        ORDER BY e.deliver_at, e.id;
+                END IF;
+            END
+            $fn$
+            """,
+            """
+            CREATE FUNCTION herald_unit_write(p_user text, p_version bigint, p_now bigint, p_request_key text,
+                                              p_response text, p_check_keys text[], p_cancel text[], p_update jsonb,
+                                              p_insert jsonb)
+            RETURNS TABLE (o_stale boolean, o_key text, o_type text, o_subject text, o_channel text, o_deliver_at bigint,
+                           o_status text, o_batch_key text, o_recorded_at bigint, o_updated_at bigint)
+            LANGUAGE plpgsql AS $fn$
+            DECLARE
+                v_version bigint;
+                v_key text;
+                v_entry record;
+                v_inserted text[];
+            BEGIN
+                -- The user's row lock, held to the end of the transaction (this statement's own when
+                -- the caller sent no BEGIN). A user without a row gets one here.
+                SELECT u.version INTO v_version FROM herald_users u WHERE u.user_id = p_user FOR UPDATE;
+                IF NOT FOUND AND p_version = 0 THEN
+                    INSERT INTO herald_users (user_id) VALUES (p_user) ON CONFLICT (user_id) DO NOTHING;
+                    SELECT u.version INTO v_version FROM herald_users u WHERE u.user_id = p_user FOR UPDATE;
+                END IF;
+                -- Anything committed for the user since the read (or the row gone): write nothing.
+                IF v_version IS DISTINCT FROM p_version THEN
+                    RETURN QUERY SELECT true, NULL::text, NULL::text, NULL::text, NULL::text, NULL::bigint,
+                                        NULL::text, NULL::text, NULL::bigint, NULL::bigint;
+                    RETURN;
+                END IF;
+                -- Keys the decision inserts that its read did not show: a live entry holding one is
+                -- returned and nothing is written (the caller decides again with it).
+                IF cardinality(p_check_keys) > 0 THEN
+                    RETURN QUERY SELECT false, e.key, e.type, e.subject, e.channel, e.deliver_at, e.status,
+                                        e.batch_key, e.recorded_at, e.updated_at
+                        FROM herald_entries e
+                        WHERE e.user_id = p_user AND e.key = ANY (p_check_keys) AND e.status <> 'cancelled'
+                        ORDER BY e.deliver_at, e.id;
+                    IF FOUND THEN
+                        RETURN;
+                    END IF;
+                END IF;
+                FOREACH v_key IN ARRAY p_cancel LOOP
+                    UPDATE herald_entries e SET status = 'cancelled', updated_at = p_now
+                        WHERE e.user_id = p_user AND e.key = v_key AND e.status <> 'cancelled';
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION USING ERRCODE = 'HR704', MESSAGE = v_key;
+                    END IF;
+                END LOOP;
+                FOR v_entry IN SELECT * FROM jsonb_to_recordset(p_update) AS x(key text, type text, subject text,
+                        channel text, deliver_at bigint, status text, batch_key text) LOOP
+                    UPDATE herald_entries e SET type = v_entry.type, subject = v_entry.subject,
+                            channel = v_entry.channel, deliver_at = v_entry.deliver_at, status = v_entry.status,
+                            batch_key = v_entry.batch_key, updated_at = p_now
+                        WHERE e.user_id = p_user AND e.key = v_entry.key AND e.status <> 'cancelled';
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION USING ERRCODE = 'HR704', MESSAGE = v_entry.key;
+                    END IF;
+                END LOOP;
+                -- In the proposal's order (an entry's id orders entries delivering at one instant).
+                WITH inserted AS (
+                    INSERT INTO herald_entries
+                        (user_id, key, type, subject, channel, deliver_at, status, batch_key, recorded_at, updated_at)
+                    SELECT p_user, a.v->>'key', a.v->>'type', a.v->>'subject', a.v->>'channel',
+                           (a.v->>'deliver_at')::bigint, a.v->>'status', a.v->>'batch_key', p_now, p_now
+                    FROM jsonb_array_elements(p_insert) WITH ORDINALITY AS a(v, n)
+                    ORDER BY a.n
+                    ON CONFLICT (user_id, key) WHERE status <> 'cancelled' DO NOTHING
+                    RETURNING key)
+                SELECT array_agg(i.key) INTO v_inserted FROM inserted i;
+                IF coalesce(cardinality(v_inserted), 0) < jsonb_array_length(p_insert) THEN
+                    -- A key held by a live entry the read showed (or twice in the proposal).
+                    SELECT a.v->>'key' INTO v_key FROM jsonb_array_elements(p_insert) WITH ORDINALITY AS a(v, n)
+                        ORDER BY (a.v->>'key') = ANY (coalesce(v_inserted, '{}')),
+                                 count(*) OVER (PARTITION BY a.v->>'key') DESC, a.n
+                        LIMIT 1;
+                    RAISE EXCEPTION USING ERRCODE = 'HR707', MESSAGE = v_key;
+                END IF;
+                IF p_request_key IS NOT NULL THEN
+                    INSERT INTO herald_responses (user_id, request_key, body, recorded_at)
+                    VALUES (p_user, p_request_key, p_response, p_now);
+                END IF;
+                UPDATE herald_users u SET version = nextval('herald_versions') WHERE u.user_id = p_user;
+            END
+            $fn$
+            """,
+        ]),
     ]
 
     /// The newest schema version this binary knows.

@@ -85,8 +85,8 @@ struct PostgresConnectionTests {
                 try await connection.query("SELECT version, name FROM herald_migrations ORDER BY version", logger: logger)
                     .decode((Int, String).self).reduce(into: []) { $0.append("\($1.0) \($1.1)") }
             }
-            #expect(versions == ["1 ledger", "2 unit-functions"])
-            #expect(PostgresSchema.currentVersion == 2)
+            #expect(versions == ["1 ledger", "2 unit-functions", "3 unit-versions"])
+            #expect(PostgresSchema.currentVersion == 3)
         }
     }
 
@@ -94,11 +94,11 @@ struct PostgresConnectionTests {
         try await PostgresTestServer.withDatabase { url in
             try await PostgresLedgerStore(url: url).close()
             try await PostgresTestServer.admin(url) { connection, logger in
-                try await connection.query("INSERT INTO herald_migrations (version, name) VALUES (3, 'from-the-future')", logger: logger)
+                try await connection.query("INSERT INTO herald_migrations (version, name) VALUES (4, 'from-the-future')", logger: logger)
             }
             let error = await #expect(throws: StoreError.self) { try await PostgresLedgerStore(url: url) }
             #expect(error?.code == .schemaTooNew)
-            #expect(error?.message.contains("schema version 3, newer than this binary's 2: upgrade herald") == true,
+            #expect(error?.message.contains("schema version 4, newer than this binary's 3: upgrade herald") == true,
                     "\(error?.message ?? "")")
         }
     }

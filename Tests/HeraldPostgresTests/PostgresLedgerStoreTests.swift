@@ -1,7 +1,9 @@
+import Dispatch
 import HeraldEngine
 @testable import HeraldPostgres
 import HeraldStore
 import PostgresNIO
+import Synchronization
 import Testing
 
 /// The PostgreSQL store's behaviour, against a real server (each test in a database of its own).
@@ -163,6 +165,42 @@ struct PostgresLedgerStoreTests {
             #expect(try await store.entries(user: "u1").isEmpty)
             let fresh = try await store.commit(user: "u1", read: .all, requestKey: "r", now: t) { _ in (LedgerProposal(response: "{}"), 0) }
             #expect(!fresh.replayed)
+            await store.close()
+        }
+    }
+
+    /// A unit reads without the user's lock; whatever is committed for the user before its write
+    /// (here an event, applied while `decide` runs) makes the write refuse, and the unit runs again
+    /// under the lock on what is there now: it never writes on a ledger it did not see.
+    @Test func aChangeBetweenTheReadAndTheWriteMakesTheUnitDecideAgainOnTheNewLedger() async throws {
+        try await PostgresTestServer.withDatabase { url in
+            let store = try await PostgresLedgerStore(url: url)
+            let t = PostgresFixtures.monday
+            let entry = HistoryEntry(key: "a", type: "ping", deliverAt: t, status: .scheduled)
+            _ = try await store.commit(user: "u1", read: .all, requestKey: nil, now: t) { _ in
+                (LedgerProposal(insert: [entry], response: "{}"), 0)
+            }
+            let seen = Mutex<[[HistoryEntry.Status]]>([])
+            let commit = try await store.commit(user: "u1", read: .all, requestKey: "r", now: t + 60) { records in
+                let first = seen.withLock { seen in
+                    seen.append(records.map(\.entry.status))
+                    return seen.count == 1
+                }
+                if first {
+                    // Blocks this thread until the event is committed on another connection.
+                    let done = DispatchSemaphore(value: 0)
+                    Task.detached {
+                        _ = try? await store.applyEvent(user: "u1", key: "a", status: .dismissed, at: t + 30)
+                        done.signal()
+                    }
+                    #expect(done.wait(timeout: .now() + 20) == .success)
+                }
+                return (LedgerProposal(insert: [HistoryEntry(key: "b", type: "ping", deliverAt: t + 60, status: .scheduled)],
+                                       response: "{\"seen\": \(records.count)}"), 0)
+            }
+            #expect(seen.withLock { $0 } == [[.scheduled], [.dismissed]])
+            #expect(!commit.replayed)
+            #expect(try await store.entries(user: "u1").map { "\($0.entry.key) \($0.entry.status)" } == ["a dismissed", "b scheduled"])
             await store.close()
         }
     }
