@@ -84,6 +84,33 @@ final class PostgresDeadline: Sendable {
         }
     }
 
+    /// Runs a named prepared statement (parsed by the server once per connection: later calls
+    /// send only Bind and Execute) and returns its rows, within the deadline. PostgresNIO runs
+    /// prepared statements only through an async call, so it runs in a task of its own that the
+    /// deadline can leave behind (see the type's note).
+    func execute<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        guard !connection.isClosed else {
+            throw PostgresStoreFailure.connectionLost(cause: "the server closed the connection", outcomeUnknown: false)
+        }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Statement.Row], any Error>) in
+            let once = Once(continuation)
+            guard register(once) else { return }
+            Task {
+                do {
+                    var rows: [Statement.Row] = []
+                    for try await row in try await connection.execute(statement, logger: logger) {
+                        rows.append(row)
+                    }
+                    once.take()?.resume(returning: rows)
+                } catch {
+                    once.take()?.resume(throwing: error)
+                }
+            }
+        }
+    }
+
     /// Called by the unit just before `COMMIT`.
     /// - Throws: the deadline's error when it has passed (the unit must not commit).
     func willCommit() throws {

@@ -129,13 +129,12 @@ public final class PostgresLedgerStore: LedgerStore {
         let logger = self.logger
         let lifetimeTypes = read.lifetimeTypes.sorted()
         return try await transaction(user: user, explicit: locked, rerunWhenOutcomeUnknown: requestKey != nil) { connection, deadline in
-            let rows = try await deadline.query(
-                "SELECT * FROM herald_unit_read(\(user), \(requestKey), \(read.since), \(lifetimeTypes), \(locked))",
+            let rows = try await deadline.execute(
+                UnitRead(user: user, requestKey: requestKey, since: read.since, lifetimeTypes: lifetimeTypes, lock: locked),
                 on: connection, logger: logger)
             var version: Int?
             var snapshot: [LedgerRecord] = []
             for row in rows {
-                let row = try row.decode(ReadRow.self)
                 if let body = row.0 {
                     return LedgerCommit(response: body, replayed: true, value: nil, inserted: [])
                 }
@@ -173,6 +172,62 @@ public final class PostgresLedgerStore: LedgerStore {
         }
     }
 
+    /// `herald_unit_read`, a named prepared statement: parsed and planned once per connection.
+    private struct UnitRead: PostgresPreparedStatement {
+        static let name = "herald_unit_read_3"
+        static let sql = "SELECT * FROM herald_unit_read($1, $2, $3, $4, $5)"
+        typealias Row = ReadRow
+        let user: String
+        let requestKey: String?
+        let since: Int?
+        let lifetimeTypes: [String]
+        let lock: Bool
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(user)
+            bindings.append(requestKey)
+            bindings.append(since)
+            bindings.append(lifetimeTypes)
+            bindings.append(lock)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// `herald_unit_write`, a named prepared statement.
+    private struct UnitWrite: PostgresPreparedStatement {
+        static let name = "herald_unit_write_3"
+        static let sql = "SELECT * FROM herald_unit_write($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb)"
+        typealias Row = WriteRow
+        let user: String
+        let version: Int
+        let now: Int
+        let requestKey: String?
+        let response: String
+        let unseen: [String]
+        let cancel: [String]
+        let update: String
+        let insert: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 9)
+            bindings.append(user)
+            bindings.append(version)
+            bindings.append(now)
+            bindings.append(requestKey)
+            bindings.append(response)
+            bindings.append(unseen)
+            bindings.append(cancel)
+            bindings.append(update)
+            bindings.append(insert)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
     /// What `herald_unit_write` did.
     private enum Written {
         /// Something was committed for the user since the read: nothing written.
@@ -190,12 +245,12 @@ public final class PostgresLedgerStore: LedgerStore {
     ) async throws -> Written {
         let update = entriesJSON(proposal.update)
         let insert = entriesJSON(proposal.insert)
-        let rows: [PostgresRow]
+        let rows: [WriteRow]
         do {
-            rows = try await deadline.query("""
-                SELECT * FROM herald_unit_write(\(user), \(version), \(now), \(requestKey), \(proposal.response), \(unseen),
-                    \(proposal.cancel), \(update)::jsonb, \(insert)::jsonb)
-                """, on: connection, logger: logger)
+            rows = try await deadline.execute(
+                UnitWrite(user: user, version: version, now: now, requestKey: requestKey, response: proposal.response, unseen: unseen,
+                          cancel: proposal.cancel, update: update, insert: insert),
+                on: connection, logger: logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "HR704" {
             throw StoreError.unknownKey(user: user, key: error.serverInfo?[.message] ?? "?")
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "HR707" {
@@ -205,7 +260,6 @@ public final class PostgresLedgerStore: LedgerStore {
         }
         var colliding: [LedgerRecord] = []
         for row in rows {
-            let row = try row.decode(WriteRow.self)
             if row.0 { return .stale }
             colliding.append(try record(optional: (row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)))
         }
