@@ -1,6 +1,7 @@
 public import HeraldEngine
 public import HeraldStore
 import GRDB
+import Synchronization
 
 /// The embedded `LedgerStore`: one SQLite file in WAL mode, through GRDB (on a server, or inside
 /// an app that plans its own local notifications; no NIO).
@@ -67,6 +68,14 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
+    /// How many write transactions the store has run, how many units of work they carried (more
+    /// units than transactions: group commit) and how many units wait for the writer now (for
+    /// benchmarks, diagnostics and tests).
+    public var writerCounts: (transactions: Int, units: Int, waiting: Int) {
+        let counts = gate.counts
+        return (counts.batches, counts.units, counts.waiting)
+    }
+
     /// The writer connection's page cache, in KiB.
     static let writerCacheKiB = 16_384
     /// The writer's automatic checkpoint threshold, in log pages.
@@ -94,16 +103,16 @@ public final class SQLiteLedgerStore: LedgerStore {
         do {
             // Through the writer gate (`writeUnit`): a task waiting for the writer, or for another
             // process's write lock (up to the busy timeout), suspends and never blocks a thread of
-            // the cooperative pool, which a server shares with its request handlers.
-            return try await writeUnit { db in
-                var result: LedgerCommit<Value>?
-                try Self.inImmediateTransaction(db) {
+            // the cooperative pool, which a server shares with its request handlers. The body is
+            // the whole unit; the gate runs it inside a transaction (its own, or a savepoint of a
+            // group commit) and hands back its value once that is committed.
+            return try await withoutActuallyEscaping(decide) { decide in
+                try await writeUnit { db in
                     if let requestKey, let body = try String.fetchOne(
                         db.cachedStatement(sql: "SELECT body FROM response WHERE user = ? AND request_key = ?"),
                         arguments: [user, requestKey])
                     {
-                        result = LedgerCommit(response: body, replayed: true, value: nil, inserted: [])
-                        return .rollback
+                        return LedgerCommit(response: body, replayed: true, value: nil, inserted: [])
                     }
                     let snapshot = try Self.entries(db, user: user, read: read)
                     let (proposal, value) = try Self.resolveAndApply(db, user: user, snapshot: snapshot, now: now, decide: decide)
@@ -111,10 +120,8 @@ public final class SQLiteLedgerStore: LedgerStore {
                         try db.cachedStatement(sql: "INSERT INTO response (user, request_key, body, recorded_at) VALUES (?, ?, ?, ?)")
                             .execute(arguments: [user, requestKey, proposal.response, now])
                     }
-                    result = LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
-                    return .commit
+                    return LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
                 }
-                return result!
             }
         } catch {
             throw Self.storeError(error, path: path)
@@ -205,19 +212,16 @@ public final class SQLiteLedgerStore: LedgerStore {
         let path = self.path
         do {
             return try await writeUnit { db in
-                var record: LedgerRecord?
-                try Self.inImmediateTransaction(db) {
-                    guard let id = try Int64.fetchOne(
-                        db.cachedStatement(sql: "SELECT id FROM entry WHERE user = ? AND key = ? AND status <> 'cancelled'"),
-                        arguments: [user, key])
-                    else { throw StoreError.unknownKey(user: user, key: key) }
-                    try db.cachedStatement(sql: "UPDATE entry SET status = ?, updated_at = ? WHERE id = ?")
-                        .execute(arguments: [status.rawValue, at, id])
-                    record = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM entry WHERE id = ?"), arguments: [id])
-                        .map(Self.record)
-                    return .commit
-                }
-                return record!
+                guard let id = try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT id FROM entry WHERE user = ? AND key = ? AND status <> 'cancelled'"),
+                    arguments: [user, key])
+                else { throw StoreError.unknownKey(user: user, key: key) }
+                try db.cachedStatement(sql: "UPDATE entry SET status = ?, updated_at = ? WHERE id = ?")
+                    .execute(arguments: [status.rawValue, at, id])
+                guard let record = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM entry WHERE id = ?"), arguments: [id])
+                    .map(Self.record)
+                else { throw StoreError.unknownKey(user: user, key: key) }
+                return record
             }
         } catch {
             throw Self.storeError(error, path: path)
@@ -255,52 +259,109 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
-    /// Runs `body` on the writer connection, one unit at a time (in this process; SQLite's write
-    /// lock orders it against other processes).
+    /// Runs `body`, a whole unit of work, on the writer connection inside a transaction, and
+    /// returns its value once that transaction is committed (docs/store.md § SQLite).
     ///
-    /// The gate admits units in arrival order; a waiting unit suspends. The admitted unit runs on
+    /// Through the gate (`SQLiteWriterGate`): a unit that finds the writer free runs at once, on
     /// its caller's thread (GRDB's synchronous write, which finds the writer's queue idle and runs
-    /// inline): no hop to the writer's queue and back, which cost about as much CPU as SQLite's
-    /// share of a unit. The writer's busy timeout is 0, so a unit never sleeps on its caller's
-    /// thread in SQLite's busy handler: when another process holds the write lock (or a
-    /// checkpoint makes SQLite report busy), the attempt fails at once with `SQLITE_BUSY` and
-    /// nothing of it is kept (the transaction rolled back); the unit then runs again from the
-    /// start on GRDB's writer queue, awaited, with the busy timeout, as every unit did before.
-    /// A unit's `body` is a whole transaction of reads and a pure decision, so running it again
-    /// is the same as running it once.
-    func writeUnit<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        await gate.enter()
-        defer { gate.leave() }
+    /// inline: no hop to the writer's queue and back), together with every unit that was waiting
+    /// for the writer then — group commit, one transaction with a savepoint per unit. A unit that
+    /// finds the writer busy suspends, never blocking a thread. The writer's busy timeout is 0,
+    /// so a leader never sleeps on its caller's thread in SQLite's busy handler: when another
+    /// process holds the write lock, `BEGIN IMMEDIATE` fails at once with `SQLITE_BUSY` before
+    /// anything ran, and the batch runs again on GRDB's writer queue, awaited, with the busy
+    /// timeout. A unit's `body` is reads, a pure decision and writes, so running it again (after
+    /// a rollback) is the same as running it once.
+    func writeUnit<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        do {
-            return try Self.writeInline(pool, body)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            let timeout = busyTimeoutMilliseconds
-            return try await pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA busy_timeout = \(timeout)")
-                defer { try? db.execute(sql: "PRAGMA busy_timeout = 0") }
-                return try body(db)
+        let value = Mutex<T?>(nil)
+        let job = SQLiteWriterGate.Job { db in
+            let result = try body(db)
+            value.withLock { $0 = result }
+        }
+        await gate.submit(job) { batch in await self.run(batch) }
+        job.finish()
+        if let error = job.error { throw error }
+        guard let result = value.withLock({ $0.take() }) else {
+            throw StoreError(.databaseFailed, "SQLite on `\(path)`: a unit of work ended without a result")
+        }
+        return result
+    }
+
+    /// Runs `batch` in one transaction (again, for the units a transaction SQLite rolled back by
+    /// itself carried), on this thread; on GRDB's queue with the busy timeout when another
+    /// process holds the write lock.
+    private func run(_ batch: [SQLiteWriterGate.Job]) async {
+        var pending = batch
+        var waitForLock = false
+        while !pending.isEmpty {
+            let jobs = pending
+            do {
+                if waitForLock {
+                    let timeout = busyTimeoutMilliseconds
+                    pending = try await pool.writeWithoutTransaction { db in
+                        try db.execute(sql: "PRAGMA busy_timeout = \(timeout)")
+                        defer { try? db.execute(sql: "PRAGMA busy_timeout = 0") }
+                        return try Self.transaction(db, jobs)
+                    }
+                } else {
+                    pending = try Self.writeInline(pool) { db in try Self.transaction(db, jobs) }
+                }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && !waitForLock {
+                waitForLock = true
+            } catch {
+                for job in jobs { job.error = error }
+                pending = []
             }
         }
     }
 
-    /// GRDB's `inTransaction(.immediate)` with `BEGIN` and `COMMIT` prepared once per connection
-    /// (`cachedStatement`; GRDB's own parses and prepares both in every transaction). A failure
-    /// anywhere, the commit's included, rolls back (GRDB's `rollback`, which ignores a
-    /// transaction SQLite already rolled back itself) and rethrows the first error.
-    static func inImmediateTransaction(_ db: Database, _ operations: () throws -> Database.TransactionCompletion) throws {
+    /// One `BEGIN IMMEDIATE` transaction running `jobs` in order, each in a savepoint of its own
+    /// when there are several: a job that throws is rolled back to its savepoint alone and keeps
+    /// its error. A failed `COMMIT` rolls everything back and is every job's error. Returns the
+    /// jobs to run again in a new transaction: those SQLite rolled back with the whole
+    /// transaction when a job's error ended it (an I/O error, a full disk).
+    /// - Throws: only when the transaction cannot begin (`SQLITE_BUSY`: another process writes);
+    ///   no job ran then.
+    static func transaction(_ db: Database, _ jobs: [SQLiteWriterGate.Job]) throws -> [SQLiteWriterGate.Job] {
         try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
-        do {
-            switch try operations() {
-            case .commit:
-                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-            case .rollback:
-                try db.rollback()
+        var done: [SQLiteWriterGate.Job] = []
+        if jobs.count == 1 {
+            let job = jobs[0]
+            job.error = nil
+            do {
+                try job.run(db)
+                done.append(job)
+            } catch {
+                job.error = error
+                try? db.rollback()
+                return []
             }
+        } else {
+            for (index, job) in jobs.enumerated() {
+                job.error = nil
+                do {
+                    try db.cachedStatement(sql: "SAVEPOINT herald_unit").execute()
+                    try job.run(db)
+                    try db.cachedStatement(sql: "RELEASE herald_unit").execute()
+                    done.append(job)
+                } catch {
+                    job.error = error
+                    guard db.isInsideTransaction else {
+                        return done + jobs[(index + 1)...]
+                    }
+                    try? db.cachedStatement(sql: "ROLLBACK TO herald_unit").execute()
+                    try? db.cachedStatement(sql: "RELEASE herald_unit").execute()
+                }
+            }
+        }
+        do {
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
         } catch {
             try? db.rollback()
-            throw error
+            for job in done { job.error = error }
         }
+        return []
     }
 
     /// GRDB's synchronous write (a synchronous function, so that the overload is chosen).
@@ -308,18 +369,11 @@ public final class SQLiteLedgerStore: LedgerStore {
         try pool.writeWithoutTransaction(body)
     }
 
-    /// One immediate transaction.
-    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    /// One unit of plain statements.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let path = self.path
         do {
-            return try await writeUnit { db in
-                var value: T?
-                try Self.inImmediateTransaction(db) {
-                    value = try body(db)
-                    return .commit
-                }
-                return value!
-            }
+            return try await writeUnit(body)
         } catch {
             throw Self.storeError(error, path: path)
         }

@@ -183,6 +183,53 @@ import Testing
         #expect(try sqlite(path, "SELECT group_concat(request_key) FROM response") == "r2")
     }
 
+    /// Group commit: the units that wait while the writer is busy run in one transaction, each in
+    /// a savepoint; one that fails is rolled back alone, and the others are committed.
+    @Test func unitsThatWaitForTheWriterShareATransactionAndAFailedOneIsRolledBackAlone() async throws {
+        struct Refused: Error {}
+        let path = temporaryFile()
+        let store = try SQLiteLedgerStore(path: path)
+        let t = StoreFixtures.monday
+        let inside = Atomic<Bool>(false)
+        let release = Atomic<Bool>(false)
+        // The first unit holds the writer (on a thread of its own, as above) while three queue.
+        let holding = Task(executorPreference: OwnThreadExecutor.shared) {
+            try await store.commit(user: "u1", read: .all, requestKey: "r0", now: t) { _ in
+                inside.store(true, ordering: .sequentiallyConsistent)
+                for _ in 0 ..< 180_000 where !release.load(ordering: .sequentiallyConsistent) { usleep(1_000) }
+                return (LedgerProposal(insert: [HistoryEntry(key: "k0", type: "ping", deliverAt: t, status: .scheduled)],
+                                       response: "r0"), [String]())
+            }
+        }
+        while !inside.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(2)) }
+        @Sendable func unit(_ key: String, refuse: Bool = false) -> @Sendable ([LedgerRecord]) throws -> (LedgerProposal, [String]) {
+            { records in
+                if refuse { throw Refused() }
+                return (LedgerProposal(insert: [HistoryEntry(key: key, type: "ping", deliverAt: t + 60, status: .scheduled)],
+                                       response: key), records.map(\.entry.key))
+            }
+        }
+        let first = Task { try await store.commit(user: "u1", read: .all, requestKey: "r1", now: t, decide: unit("k1")) }
+        while store.writerCounts.waiting < 1 { try await Task.sleep(for: .milliseconds(2)) }
+        let refused = Task { try await store.commit(user: "u1", read: .all, requestKey: "r2", now: t, decide: unit("k2", refuse: true)) }
+        while store.writerCounts.waiting < 2 { try await Task.sleep(for: .milliseconds(2)) }
+        let last = Task { try await store.commit(user: "u1", read: .all, requestKey: "r3", now: t, decide: unit("k3")) }
+        while store.writerCounts.waiting < 3 { try await Task.sleep(for: .milliseconds(2)) }
+        release.store(true, ordering: .sequentiallyConsistent)
+        _ = try await holding.value
+        // Each unit saw what the units before it in the transaction wrote.
+        #expect(try await first.value.value == ["k0"])
+        await #expect(throws: Refused.self) { try await refused.value }
+        #expect(try await last.value.value == ["k0", "k1"])
+        let counts = store.writerCounts
+        #expect(counts.transactions == 2 && counts.units == 4 && counts.waiting == 0, "\(counts)")
+        #expect(try await store.entries(user: "u1").map(\.entry.key) == ["k0", "k1", "k3"])
+        #expect(try sqlite(path, "SELECT group_concat(request_key) FROM (SELECT request_key FROM response ORDER BY id)") == "r0,r1,r3")
+        // A retry of the refused request decides afresh: nothing of it was kept.
+        let retried = try await store.commit(user: "u1", read: .all, requestKey: "r2", now: t, decide: unit("k2"))
+        #expect(!retried.replayed)
+    }
+
     /// Runs one statement with the `sqlite3` shell-free C API through GRDB's own file (a second
     /// connection, as another process would).
     func sqlite(_ path: String, _ sql: String) throws -> String? {

@@ -1,7 +1,7 @@
 // `HeraldStoreBenchmark [rows users decisions]…`: for each (rows, users), seeds a fresh SQLite
 // ledger (WAL) with `rows` entries spread over `users` users and the 30 days before the run,
 // then times `decisions` decide-and-record units (DecisionRecorder over SQLiteLedgerStore), one
-// at a time on one task, for random users. Prints throughput per wall second and per CPU second
+// at a time on one task (HERALD_BENCH_TASKS=N: N at once), for random users. Prints throughput per wall second and per CPU second
 // (the process's user + system time: "per core"), and p50/p90/p99/max latency.
 // HERALD_BENCH_NO_KEY=1 leaves the idempotency keys out (no stored responses).
 // Default: 10,000 rows over 1,000 users, then 1,000,000 rows over 100,000 users, 20,000 decisions each.
@@ -72,28 +72,60 @@ if args.count >= 3 {
 
 let start = 1_773_050_400  // 2026-03-09T10:00:00Z
 
-/// Warms up (500 units), then times `decisions` units for random users, one after another.
+/// Warms up (500 units), then times `decisions` units for random users, `tasks` at a time
+/// (each task deciding unit i for i ≡ task mod tasks, one after another).
 /// Not isolated to the main actor (as the top-level code is): the units run on the cooperative
 /// pool, as a server's request handlers call them, not with a hop from the main actor and back
 /// around every unit (which cost a fifth of the CPU measured when the loop was top-level code).
-nonisolated func timedUnits(recorder: DecisionRecorder, users: Int, decisions: Int, useKeys: Bool) async throws
+nonisolated func timedUnits(recorder: DecisionRecorder, users: Int, decisions: Int, useKeys: Bool, tasks: Int) async throws
     -> (latencies: [Double], scheduled: Int, responseBytes: Int, wall: Double, cpu: Double)
 {
     let start = 1_773_050_400
-    var generator = SystemRandomNumberGenerator()
     // Warm up the caches and the statement cache.
     for i in 0 ..< 500 {
         let request = DecisionRequest(type: "ping", at: start, now: start, user: ["id": .string("user\(i % users)")],
                                       permission: .granted, params: ["id": .string("warm\(i)")])
         _ = try await recorder.decide(request)
     }
-    var latencies: [Double] = []
-    latencies.reserveCapacity(decisions)
-    var scheduled = 0
-    var responseBytes = 0
     let cpu0 = cpuSeconds()
     let wall0 = DispatchTime.now().uptimeNanoseconds
-    for i in 0 ..< decisions {
+    let shares: [Share] = try await withThrowingTaskGroup(of: Share.self) { group in
+        for task in 0 ..< tasks {
+            group.addTask {
+                try await timedShare(recorder: recorder, users: users, decisions: decisions, useKeys: useKeys, first: task, step: tasks)
+            }
+        }
+        var shares: [Share] = []
+        for try await share in group { shares.append(share) }
+        return shares
+    }
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9
+    let cpu = cpuSeconds() - cpu0
+    var latencies: [Double] = []
+    var scheduled = 0
+    var responseBytes = 0
+    for share in shares {
+        latencies += share.latencies
+        scheduled += share.scheduled
+        responseBytes += share.responseBytes
+    }
+    return (latencies, scheduled, responseBytes, wall, cpu)
+}
+
+/// What one task of `timedUnits` measured.
+struct Share: Sendable {
+    var latencies: [Double] = []
+    var scheduled = 0
+    var responseBytes = 0
+}
+
+/// Units `first`, `first + step`, … below `decisions`, one after another.
+nonisolated func timedShare(recorder: DecisionRecorder, users: Int, decisions: Int, useKeys: Bool, first: Int, step: Int) async throws -> Share {
+    let start = 1_773_050_400
+    var generator = SystemRandomNumberGenerator()
+    var share = Share()
+    share.latencies.reserveCapacity(decisions / step + 1)
+    for i in stride(from: first, to: decisions, by: step) {
         let user = Int.random(in: 0 ..< users, using: &generator)
         let now = start + 60 + i
         let request = DecisionRequest(type: i % 3 == 0 ? "like" : "ping", at: now, now: now,
@@ -101,14 +133,16 @@ nonisolated func timedUnits(recorder: DecisionRecorder, users: Int, decisions: I
                                       params: ["id": .string("b\(i)")])
         let t0 = DispatchTime.now().uptimeNanoseconds
         let result = try await recorder.decide(request, idempotencyKey: useKeys ? "req-\(i)" : nil)
-        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-        if !result.recorded.isEmpty { scheduled += 1 }
-        responseBytes += result.response.utf8.count
+        share.latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        if !result.recorded.isEmpty { share.scheduled += 1 }
+        share.responseBytes += result.response.utf8.count
     }
-    let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e9
-    return (latencies, scheduled, responseBytes, wall, cpuSeconds() - cpu0)
+    return share
 }
 // HERALD_BENCH_NO_KEY=1: no idempotency keys (nothing but the entry is written).
+// HERALD_BENCH_TASKS=N: N units in flight at once (default 1), as a server's concurrent requests:
+// the store's group commit carries the units that wait for the writer in one transaction.
+let tasks = max(1, Int(ProcessInfo.processInfo.environment["HERALD_BENCH_TASKS"] ?? "") ?? 1)
 let useKeys = ProcessInfo.processInfo.environment["HERALD_BENCH_NO_KEY"] != "1"
 for run in runs {
     let path = directory.appendingPathComponent("ledger-\(run.rows).db").path
@@ -134,9 +168,12 @@ for run in runs {
     let store = try SQLiteLedgerStore(path: path)
     let recorder = DecisionRecorder(engine: engine, store: store)
     let (unsorted, scheduled, responseBytes, wall, cpu) = try await timedUnits(
-        recorder: recorder, users: run.users, decisions: run.decisions, useKeys: useKeys)
+        recorder: recorder, users: run.users, decisions: run.decisions, useKeys: useKeys, tasks: tasks)
     let latencies = unsorted.sorted()
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let counts = store.writerCounts
+    print(String(format: "%d task(s), %.1f units a transaction; ", tasks, Double(counts.units) / Double(max(1, counts.transactions))),
+          terminator: "")
     print(String(format: "rows %d users %d (seeded in %.1f s, %.0f MB): %d decide-and-record in %.2f s wall, %.2f s CPU; "
                      + "%.0f/s wall, %.0f/s per CPU-second; %d recorded; responses %d bytes on average; latency ms p50 %.3f p90 %.3f p99 %.3f max %.2f",
                  run.rows, run.users, seeded, Double(size) / 1e6, run.decisions, wall, cpu,
