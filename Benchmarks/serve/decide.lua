@@ -32,6 +32,15 @@ function request()
     string.format(template, user, import))
 end
 
+-- HERALD_DELAY_MS (env): each connection waits a random time between its requests, uniform
+-- between 0 and twice this many milliseconds (paced runs: the connections do not fall into step).
+local delay_ms = tonumber(os.getenv("HERALD_DELAY_MS") or "")
+if delay_ms then
+  function delay()
+    return math.floor(math.random() * 2 * delay_ms + 0.5)
+  end
+end
+
 function done(summary, latency, requests)
   local errors = summary.errors
   io.write(string.format("RESULT requests=%d duration_s=%.2f rps=%.0f p50_ms=%.3f p99_ms=%.3f non2xx=%d socket_errors=%d\n",

@@ -4,6 +4,8 @@
 #   Benchmarks/serve/load.sh peak      STORE   # decisions/s and p50/p99 at full load (64 connections)
 #   Benchmarks/serve/load.sh rate CONNS STORE  # p50/p99 at a lower rate (wrk2-style pacing is not in
 #                                              # Debian's wrk: we use fewer connections and report the rate reached)
+#   Benchmarks/serve/load.sh paced RATE STORE  # p50/p99 at about RATE decisions/s: 32 connections, each
+#                                              # waiting 0–64/RATE s (uniform) before each request (wrk's delay hook)
 #   Benchmarks/serve/load.sh onecap    STORE   # 64 connections deciding for ONE user; then checks from
 #                                              # the ledger that the daily hard cap (10) was never exceeded
 #   Benchmarks/serve/load.sh kill9     sqlite:PATH  # kill -9 mid-load, restart; every answered decision in the ledger
@@ -65,6 +67,13 @@ rate)
     start "$store"
     wrk -t2 -c64 -d2s -s "$LUA" "http://127.0.0.1:$PORT" >/dev/null
     wrk -t1 -c"$connections" -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT" | grep RESULT
+    ;;
+paced)
+    rate=${2:?decisions per second}; store=${3:?store URL}
+    start "$store"
+    wrk -t2 -c64 -d2s -s "$LUA" "http://127.0.0.1:$PORT" >/dev/null
+    HERALD_DELAY_MS=$(python3 -c "print(32000 / $rate)") \
+        wrk -t2 -c32 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT" | grep RESULT
     ;;
 onecap)
     store=${2:?store URL}
