@@ -24,6 +24,8 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     let pool: DatabasePool
+    /// Checkpoints the log beside the writer.
+    let checkpointer: SQLiteCheckpointer
     /// Admits one unit at a time to the writer (see `writeUnit`).
     let gate = SQLiteWriterGate()
     /// How long a unit waits for another process's write lock, in milliseconds.
@@ -52,7 +54,8 @@ public final class SQLiteLedgerStore: LedgerStore {
                 // upper levels, the tables' last pages) instead of reading them again from the
                 // file (SQLite's default cache is 2 MiB).
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
+                // No automatic checkpoint in the writer: `SQLiteCheckpointer` runs them beside it.
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             }
         }
         do {
@@ -60,6 +63,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             // A damaged file can open fine and fail on its first page read: check it now.
             try pool.read { db in _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
             try SQLiteSchema.migrate(pool, path: path)
+            checkpointer = try SQLiteCheckpointer(path: path, configuration: config)
             // The writer never sleeps in SQLite's busy handler on its caller's thread: a unit
             // that finds another process's write lock waits for it on GRDB's queue (`writeUnit`).
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA busy_timeout = 0") }
@@ -76,10 +80,14 @@ public final class SQLiteLedgerStore: LedgerStore {
         return (counts.batches, counts.units, counts.waiting)
     }
 
+    /// How many checkpoints ran beside the writer and how many the writer ran itself because
+    /// the log outgrew them (`SQLiteCheckpointer`; for diagnostics and tests).
+    public var checkpointCounts: (background: Int, byWriter: Int) {
+        checkpointer.counts
+    }
+
     /// The writer connection's page cache, in KiB.
     static let writerCacheKiB = 16_384
-    /// The writer's automatic checkpoint threshold, in log pages.
-    static let checkpointPages = 4_000
 
     /// Closes the pool's connections; the last one checkpoints the WAL into the file and removes
     /// it. Called once nothing uses the store (`herald serve` after draining its requests). A close
@@ -88,6 +96,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// into the file and removes `-wal` and `-shm`. (GRDB's `close()` alone closes the writer
     /// first, and read-only connections closing last leave both files behind.)
     public func close() async {
+        checkpointer.close()
         pool.invalidateReadOnlyConnections()
         try? pool.close()
     }
@@ -305,7 +314,16 @@ public final class SQLiteLedgerStore: LedgerStore {
                         return try Self.transaction(db, jobs)
                     }
                 } else {
-                    pending = try Self.writeInline(pool) { db in try Self.transaction(db, jobs) }
+                    let checkpointer = self.checkpointer
+                    pending = try Self.writeInline(pool) { db in
+                        let again = try Self.transaction(db, jobs)
+                        if checkpointer.committed(jobs.count - again.count) {
+                            // The log outgrew the background checkpoints: copy it all now, while
+                            // no unit writes (failing here loses nothing; the next one retries).
+                            _ = try? Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                        }
+                        return again
+                    }
                 }
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && !waitForLock {
                 waitForLock = true

@@ -230,6 +230,56 @@ import Testing
         #expect(!retried.replayed)
     }
 
+    /// Checkpoints run beside the writer, and the log stays bounded under steady writing: when
+    /// it outgrows the background checkpoints (4,000 pages), the writer copies the rest itself
+    /// and the log starts again from its beginning.
+    @Test func theLogIsCheckpointedBesideTheWriterAndStaysBounded() async throws {
+        let path = temporaryFile()
+        let store = try SQLiteLedgerStore(path: path)
+        let t = StoreFixtures.monday
+        // 16 KiB responses: four log pages a unit at least, so 2,400 units write ~10,000 pages.
+        let body = String(repeating: "x", count: 16 * 1024)
+        let done = Atomic<Bool>(false)
+        // The log's size, sampled while the units run.
+        let sampler = Task {
+            var largest = 0
+            while !done.load(ordering: .sequentiallyConsistent) {
+                largest = max(largest, Self.fileSize(path + "-wal"))
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return largest
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0 ..< 16 {
+                group.addTask {
+                    for i in stride(from: task, to: 2_400, by: 16) {
+                        _ = try await store.commit(user: "u\(i % 50)", read: LedgerRead(since: t), requestKey: "r\(i)", now: t) { _ in
+                            (LedgerProposal(insert: [HistoryEntry(key: "k\(i)", type: "ping", deliverAt: t, status: .scheduled)],
+                                            response: body), 0)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        done.store(true, ordering: .sequentiallyConsistent)
+        var largest = await sampler.value
+        largest = max(largest, Self.fileSize(path + "-wal"))
+        let counts = store.checkpointCounts
+        #expect(counts.background > 0, "\(counts)")
+        #expect(counts.byWriter > 0, "\(counts)")
+        // The log restarted: well under the ~40 MB the units wrote (the bound is 4,000 pages plus
+        // what one background checkpoint lets the writer append meanwhile).
+        #expect(largest < 32 * 1024 * 1024, "largest log: \(largest) bytes")
+        #expect(try await store.entries(user: "u0").count == 48)
+        await store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
     /// Runs one statement with the `sqlite3` shell-free C API through GRDB's own file (a second
     /// connection, as another process would).
     func sqlite(_ path: String, _ sql: String) throws -> String? {
