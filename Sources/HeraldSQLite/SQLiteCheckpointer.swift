@@ -8,8 +8,9 @@ import GRDB
 /// committed: the units of that batch, and every unit waiting for the writer, wait for it (4,000
 /// pages and two `fdatasync`s: the longest units, 20–60 ms). Here the writer's automatic
 /// checkpoint is off; every `everyUnits` committed units a `PASSIVE` checkpoint runs on this
-/// connection (GRDB's queue, not the caller's thread), beside the writer: it copies what the
-/// log holds and never blocks a writer or a reader.
+/// connection, on a thread of its own (started with the first checkpoint; not the cooperative
+/// pool, where a busy server could keep it waiting), beside the writer: it copies what the log
+/// holds and never blocks a writer or a reader.
 ///
 /// A checkpoint beside a busy writer never finds the end of the log still (the writer appends
 /// while it copies), and SQLite starts the log again from its beginning only at a write that
@@ -20,78 +21,117 @@ import GRDB
 /// next transaction starts the log again. So the log stays near that size, and the writer's own
 /// checkpoints are rare and short.
 ///
-/// The state is guarded by an `NSLock`.
+/// The state is guarded by an `NSCondition`, which the thread also waits on.
 final class SQLiteCheckpointer: @unchecked Sendable {
     /// Committed units between two background checkpoints.
     static let everyUnits = 256
     /// Log pages past which the writer checkpoints itself (16 MiB of 4 KiB pages).
     static let writerCheckpointPages = 4_000
 
-    private let queue: DatabaseQueue
-    private let lock = NSLock()
-    private var units = 0
-    private var running = false
-    private var closed = false
-    /// Pages in the log at the last background checkpoint.
-    private var logPages = 0
-    /// Background checkpoints run, and those the writer ran itself.
-    private var background = 0
-    private var byWriter = 0
+    /// What the writer and the checkpoint thread share; the thread holds it, not the
+    /// checkpointer, so that a store dropped without `close()` ends the thread (`deinit`).
+    private final class Shared: @unchecked Sendable {
+        let queue: DatabaseQueue
+        let condition = NSCondition()
+        var units = 0
+        /// A checkpoint asked for or running.
+        var running = false
+        var closed = false
+        var threadStarted = false
+        /// Pages in the log at the last background checkpoint.
+        var logPages = 0
+        /// Background checkpoints run, and those the writer ran itself.
+        var background = 0
+        var byWriter = 0
+
+        init(queue: DatabaseQueue) {
+            self.queue = queue
+        }
+
+        /// The thread's loop: a checkpoint each time one is asked for, until closed.
+        func loop() {
+            while true {
+                condition.lock()
+                while !running, !closed { condition.wait() }
+                if closed {
+                    running = false
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                condition.unlock()
+                let log: Int? = try? queue.writeWithoutTransaction { db in
+                    try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)").map { row in row[1] as Int }
+                } ?? nil
+                condition.lock()
+                running = false
+                background += 1
+                if let log { logPages = log }
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
+
+    private let shared: Shared
 
     init(path: String, configuration: Configuration) throws {
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        shared = Shared(queue: try DatabaseQueue(path: path, configuration: configuration))
     }
 
-    /// Called by the writer after each commit of `count` units. Starts a background checkpoint
-    /// when it is time; returns true when the writer must checkpoint itself now (the log is
-    /// past `writerCheckpointPages`).
+    deinit {
+        shared.condition.lock()
+        shared.closed = true
+        shared.condition.broadcast()
+        shared.condition.unlock()
+    }
+
+    /// Called by the writer after each commit of `count` units. Asks for a background
+    /// checkpoint when it is time; returns true when the writer must checkpoint itself now (the
+    /// log is past `writerCheckpointPages`).
     func committed(_ count: Int) -> Bool {
-        let (start, writer) = lock.withLock { () -> (Bool, Bool) in
-            guard !closed else { return (false, false) }
-            units += count
-            if logPages > Self.writerCheckpointPages {
-                // The writer's turn, once the background checkpoint running (if any) is done.
-                guard !running else { return (false, false) }
-                logPages = 0
-                units = 0
-                byWriter += 1
-                return (false, true)
-            }
-            guard units >= Self.everyUnits, !running else { return (false, false) }
-            units = 0
-            running = true
-            return (true, false)
+        let shared = self.shared
+        shared.condition.lock()
+        defer { shared.condition.unlock() }
+        guard !shared.closed else { return false }
+        shared.units += count
+        if shared.logPages > Self.writerCheckpointPages {
+            // The writer's turn, once the background checkpoint running (if any) is done.
+            guard !shared.running else { return false }
+            shared.logPages = 0
+            shared.units = 0
+            shared.byWriter += 1
+            return true
         }
-        if start {
-            Task.detached { await self.checkpoint() }
+        guard shared.units >= Self.everyUnits, !shared.running else { return false }
+        shared.units = 0
+        shared.running = true
+        if !shared.threadStarted {
+            shared.threadStarted = true
+            let thread = Thread { shared.loop() }
+            thread.name = "herald.sqlite.checkpoint"
+            thread.start()
         }
-        return writer
-    }
-
-    private func checkpoint() async {
-        let result: (Int, Int)? = try? await queue.writeWithoutTransaction { db in
-            guard let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)") else { return (0, 0) }
-            let log: Int = row[1]
-            let copied: Int = row[2]
-            return (log, copied)
-        }
-        lock.withLock {
-            running = false
-            background += 1
-            if let (log, _) = result {
-                logPages = log
-            }
-        }
+        shared.condition.broadcast()
+        return false
     }
 
     /// Background checkpoints run and checkpoints the writer ran itself (tests, diagnostics).
     var counts: (background: Int, byWriter: Int) {
-        lock.withLock { (background, byWriter) }
+        shared.condition.lock()
+        defer { shared.condition.unlock() }
+        return (shared.background, shared.byWriter)
     }
 
-    /// Stops starting checkpoints and closes the connection (after the one running, if any).
+    /// Stops asking for checkpoints, waits for the one running (if any) and closes the
+    /// connection.
     func close() {
-        lock.withLock { closed = true }
-        try? queue.close()
+        let shared = self.shared
+        shared.condition.lock()
+        shared.closed = true
+        shared.condition.broadcast()
+        while shared.running { shared.condition.wait() }
+        shared.condition.unlock()
+        try? shared.queue.close()
     }
 }

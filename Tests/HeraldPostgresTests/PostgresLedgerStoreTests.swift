@@ -2,6 +2,7 @@ import Dispatch
 import HeraldEngine
 @testable import HeraldPostgres
 import HeraldStore
+import HeraldTestSupport
 import PostgresNIO
 import Synchronization
 import Testing
@@ -181,23 +182,29 @@ struct PostgresLedgerStoreTests {
                 (LedgerProposal(insert: [entry], response: "{}"), 0)
             }
             let seen = Mutex<[[HistoryEntry.Status]]>([])
-            let commit = try await store.commit(user: "u1", read: .all, requestKey: "r", now: t + 60) { records in
-                let first = seen.withLock { seen in
-                    seen.append(records.map(\.entry.status))
-                    return seen.count == 1
-                }
-                if first {
-                    // Blocks this thread until the event is committed on another connection.
-                    let done = DispatchSemaphore(value: 0)
-                    Task.detached {
-                        _ = try? await store.applyEvent(user: "u1", key: "a", status: .dismissed, at: t + 30)
-                        done.signal()
+            // The unit runs on a thread of its own, which `decide` blocks while the event is
+            // applied on the cooperative pool (blocking one of the pool's threads could starve
+            // the event when the suites beside this one keep the other busy).
+            let own = OwnThreadExecutor()
+            let commit = try await Task(executorPreference: own) {
+                try await store.commit(user: "u1", read: .all, requestKey: "r", now: t + 60) { records in
+                    let first = seen.withLock { seen in
+                        seen.append(records.map(\.entry.status))
+                        return seen.count == 1
                     }
-                    #expect(done.wait(timeout: .now() + 20) == .success)
+                    if first {
+                        // Blocks this thread until the event is committed on another connection.
+                        let done = DispatchSemaphore(value: 0)
+                        Task.detached {
+                            _ = try? await store.applyEvent(user: "u1", key: "a", status: .dismissed, at: t + 30)
+                            done.signal()
+                        }
+                        #expect(done.wait(timeout: .now() + 20) == .success)
+                    }
+                    return (LedgerProposal(insert: [HistoryEntry(key: "b", type: "ping", deliverAt: t + 60, status: .scheduled)],
+                                           response: "{\"seen\": \(records.count)}"), 0)
                 }
-                return (LedgerProposal(insert: [HistoryEntry(key: "b", type: "ping", deliverAt: t + 60, status: .scheduled)],
-                                       response: "{\"seen\": \(records.count)}"), 0)
-            }
+            }.value
             #expect(seen.withLock { $0 } == [[.scheduled], [.dismissed]])
             #expect(!commit.replayed)
             #expect(try await store.entries(user: "u1").map { "\($0.entry.key) \($0.entry.status)" } == ["a dismissed", "b scheduled"])

@@ -2,6 +2,7 @@ import Foundation
 import HeraldEngine
 import HeraldSQLite
 import HeraldStore
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -284,39 +285,5 @@ import Testing
     /// connection, as another process would).
     func sqlite(_ path: String, _ sql: String) throws -> String? {
         try SQLiteProbe.scalar(path: path, sql: sql)
-    }
-}
-
-/// Runs a task's jobs on a thread of its own instead of Swift's cooperative pool (a task that
-/// must block its thread, as a unit holding SQLite's write lock does in a test). A dispatch
-/// queue would not do: on Linux it shares its worker threads with the pool, and when the suites
-/// running beside it keep them busy its jobs wait too. One thread for the test process.
-final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
-    static let shared = OwnThreadExecutor()
-
-    private let condition = NSCondition()
-    /// Guarded by `condition`.
-    private var jobs: [UnownedJob] = []
-
-    private init() {
-        let thread = Thread { [self] in
-            while true {
-                condition.lock()
-                while jobs.isEmpty { condition.wait() }
-                let job = jobs.removeFirst()
-                condition.unlock()
-                job.runSynchronously(on: asUnownedTaskExecutor())
-            }
-        }
-        thread.name = "herald.tests.own-thread"
-        thread.start()
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
     }
 }
