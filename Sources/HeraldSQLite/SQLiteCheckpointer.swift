@@ -30,6 +30,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
 
     /// What the writer and the checkpoint thread share; the thread holds it, not the
     /// checkpointer, so that a store dropped without `close()` ends the thread (`deinit`).
+    /// Once `closed`, the thread never touches `queue` again.
     private final class Shared: @unchecked Sendable {
         let queue: DatabaseQueue
         let condition = NSCondition()
@@ -79,11 +80,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         shared = Shared(queue: try DatabaseQueue(path: path, configuration: configuration))
     }
 
+    /// A store dropped without `close()` lets go of the file as GRDB's own connections do: the
+    /// checkpoint running (if any) ends first, then this connection closes.
     deinit {
-        shared.condition.lock()
-        shared.closed = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
+        close()
     }
 
     /// Called by the writer after each commit of `count` units. Asks for a background
