@@ -165,6 +165,18 @@ public final class PostgresLedgerStore: LedgerStore {
                     snapshot += colliding
                     for record in colliding { seen.insert(record.entry.key) }
                 case .colliding:
+                    if !locked {
+                        // Written, but not yet known to be committed: in the extended protocol an
+                        // implicit transaction commits at Sync, after the statement's rows and
+                        // CommandComplete have been sent, and PostgresNIO answers at
+                        // CommandComplete. A backend killed in between (tested) leaves nothing. A
+                        // statement after it is answered only once the commit is done.
+                        do {
+                            _ = try await deadline.execute(Committed(), on: connection, logger: logger)
+                        } catch let error where PostgresConnections.breaksConnection(error) {
+                            throw PostgresStoreFailure.connectionLost(cause: Self.cause(of: error), outcomeUnknown: true)
+                        }
+                    }
                     return LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
                 }
             }
@@ -226,6 +238,16 @@ public final class PostgresLedgerStore: LedgerStore {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// `SELECT 1`, sent after an unlocked write to learn that its commit is done.
+    private struct Committed: PostgresPreparedStatement {
+        static let name = "herald_committed"
+        static let sql = "SELECT 1"
+        typealias Row = Int
+
+        func makeBindings() throws -> PostgresBindings { PostgresBindings() }
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int.self) }
     }
 
     /// What `herald_unit_write` did.
