@@ -11,7 +11,8 @@ internal import PostgresNIO
 /// window the policy reads with the user's `version`, a number every change to the user's
 /// ledger replaces with a new one from a sequence; Herald decides; `herald_unit_write` locks the
 /// user's row in `herald_users` with `SELECT … FOR UPDATE`, compares the version, checks the
-/// keys the decision inserts and writes it. Each statement is its own transaction. When the
+/// keys the decision inserts and writes it; a `SELECT 1` after a write that wrote waits for its
+/// commit (which the protocol does after the write's answer). Each statement is its own transaction. When the
 /// version changed (another unit, an event or `forget` committed for the user in between), the
 /// write writes nothing and the unit runs again inside `BEGIN`/`COMMIT`, taking the row lock in
 /// its read, so it cannot be refused again. A row lock, not an advisory lock, so it works on
