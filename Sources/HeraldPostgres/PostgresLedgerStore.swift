@@ -162,10 +162,10 @@ public final class PostgresLedgerStore: LedgerStore {
                 switch written {
                 case .stale:
                     return nil
-                case .colliding(let colliding) where !colliding.isEmpty:
+                case .colliding(let colliding):
                     snapshot += colliding
                     for record in colliding { seen.insert(record.entry.key) }
-                case .colliding:
+                case .written:
                     if !locked {
                         // Written, but not yet known to be committed: in the extended protocol an
                         // implicit transaction commits at Sync, after the statement's rows and
@@ -255,8 +255,10 @@ public final class PostgresLedgerStore: LedgerStore {
     private enum Written {
         /// Something was committed for the user since the read: nothing written.
         case stale
-        /// Live entries holding keys the read did not show (nothing written), or none: written.
+        /// Live entries holding keys the read did not show: nothing written.
         case colliding([LedgerRecord])
+        /// The proposal and the response are written.
+        case written
     }
 
     /// Writes `proposal` (and the response under `requestKey`) unless the user's version is no
@@ -286,7 +288,7 @@ public final class PostgresLedgerStore: LedgerStore {
             if row.0 { return .stale }
             colliding.append(try record(optional: (row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)))
         }
-        return .colliding(colliding)
+        return colliding.isEmpty ? .written : .colliding(colliding)
     }
 
     /// `[{"key", "type", "subject"?, "channel"?, "deliver_at", "status", "batch_key"?}, …]`, the

@@ -238,7 +238,8 @@ import Testing
         let path = temporaryFile()
         let store = try SQLiteLedgerStore(path: path)
         let t = StoreFixtures.monday
-        // 16 KiB responses: four log pages a unit at least, so 2,400 units write ~10,000 pages.
+        // 16 KiB responses: four log pages a unit at least, so 4,800 units write ~20,000 pages
+        // (without the writer's turn the log reached 120 MB alone, more beside other suites).
         let body = String(repeating: "x", count: 16 * 1024)
         let done = Atomic<Bool>(false)
         // The log's size, sampled while the units run.
@@ -253,7 +254,7 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0 ..< 16 {
                 group.addTask {
-                    for i in stride(from: task, to: 2_400, by: 16) {
+                    for i in stride(from: task, to: 4_800, by: 16) {
                         _ = try await store.commit(user: "u\(i % 50)", read: LedgerRead(since: t), requestKey: "r\(i)", now: t) { _ in
                             (LedgerProposal(insert: [HistoryEntry(key: "k\(i)", type: "ping", deliverAt: t, status: .scheduled)],
                                             response: body), 0)
@@ -269,10 +270,11 @@ import Testing
         let counts = store.checkpointCounts
         #expect(counts.background > 0, "\(counts)")
         #expect(counts.byWriter > 0, "\(counts)")
-        // The log restarted: well under the ~40 MB the units wrote (the bound is 4,000 pages plus
-        // what one background checkpoint lets the writer append meanwhile).
-        #expect(largest < 32 * 1024 * 1024, "largest log: \(largest) bytes")
-        #expect(try await store.entries(user: "u0").count == 48)
+        // The log restarted: far under what the units wrote. The bound is 4,000 pages (16 MB)
+        // plus what the writer appends while a background checkpoint runs, which a loaded
+        // machine stretches (39 MB seen in the full suite).
+        #expect(largest < 64 * 1024 * 1024, "largest log: \(largest) bytes")
+        #expect(try await store.entries(user: "u0").count == 96)
         await store.close()
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
