@@ -305,25 +305,17 @@ public final class SQLiteLedgerStore: LedgerStore {
         var waitForLock = false
         while !pending.isEmpty {
             let jobs = pending
+            let checkpointer = self.checkpointer
             do {
                 if waitForLock {
                     let timeout = busyTimeoutMilliseconds
                     pending = try await pool.writeWithoutTransaction { db in
                         try db.execute(sql: "PRAGMA busy_timeout = \(timeout)")
                         defer { try? db.execute(sql: "PRAGMA busy_timeout = 0") }
-                        return try Self.transaction(db, jobs)
+                        return try Self.transaction(db, jobs, checkpointer: checkpointer)
                     }
                 } else {
-                    let checkpointer = self.checkpointer
-                    pending = try Self.writeInline(pool) { db in
-                        let again = try Self.transaction(db, jobs)
-                        if checkpointer.committed(jobs.count - again.count) {
-                            // The log outgrew the background checkpoints: copy it all now, while
-                            // no unit writes (failing here loses nothing; the next one retries).
-                            _ = try? Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
-                        }
-                        return again
-                    }
+                    pending = try Self.writeInline(pool) { db in try Self.transaction(db, jobs, checkpointer: checkpointer) }
                 }
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && !waitForLock {
                 waitForLock = true
@@ -380,6 +372,19 @@ public final class SQLiteLedgerStore: LedgerStore {
             for job in done { job.error = error }
         }
         return []
+    }
+
+    /// `transaction`, then the count the checkpointer keeps, and the writer's own checkpoint when
+    /// the log outgrew the background ones (`SQLiteCheckpointer`): now, while no unit writes.
+    /// A failed checkpoint loses nothing; the next one copies what it did not.
+    static func transaction(
+        _ db: Database, _ jobs: [SQLiteWriterGate.Job], checkpointer: SQLiteCheckpointer
+    ) throws -> [SQLiteWriterGate.Job] {
+        let again = try transaction(db, jobs)
+        if checkpointer.committed(jobs.count - again.count) {
+            _ = try? Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+        }
+        return again
     }
 
     /// GRDB's synchronous write (a synchronous function, so that the overload is chosen).
