@@ -47,6 +47,23 @@ start() { # start STORE [extra args...]
     echo "error: the server did not start; its log:" >&2; cat "$WORK/server.log" >&2; exit 1
 }
 stop() { kill "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=""; }
+# The server's CPU time so far (user + system), in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
+# Runs wrk (its arguments), then prints its RESULT line with the server's CPU time per request
+# (microseconds): steadier than decisions/s on a VM whose speed varies and where wrk shares the cores.
+measured() {
+    local before after
+    before=$(cpu_ticks)
+    wrk "$@" | grep RESULT > "$WORK/result"
+    after=$(cpu_ticks)
+    python3 - "$WORK/result" "$before" "$after" "$(getconf CLK_TCK)" <<'PY'
+import re, sys
+line = open(sys.argv[1]).read().strip()
+requests = int(re.search(r"requests=(\d+)", line).group(1))
+ticks = int(sys.argv[3]) - int(sys.argv[2])
+print(f"{line} server_cpu_us={ticks / int(sys.argv[4]) * 1e6 / max(requests, 1):.0f}")
+PY
+}
 
 # A private copy of the handz bundle, so the reload run can break it.
 mkdir -p "$WORK/policies" "$WORK/catalog"
@@ -60,20 +77,20 @@ peak)
     store=${2:?store URL}
     start "$store"
     wrk -t2 -c64 -d2s -s "$LUA" "http://127.0.0.1:$PORT" >/dev/null  # warm-up
-    wrk -t2 -c64 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT" | grep RESULT
+    measured -t2 -c64 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT"
     ;;
 rate)
     connections=${2:?connections}; store=${3:?store URL}
     start "$store"
     wrk -t2 -c64 -d2s -s "$LUA" "http://127.0.0.1:$PORT" >/dev/null
-    wrk -t1 -c"$connections" -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT" | grep RESULT
+    measured -t1 -c"$connections" -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT"
     ;;
 paced)
     rate=${2:?decisions per second}; store=${3:?store URL}
     start "$store"
     wrk -t2 -c64 -d2s -s "$LUA" "http://127.0.0.1:$PORT" >/dev/null
     HERALD_DELAY_MS=$(python3 -c "print(32000 / $rate)") \
-        wrk -t2 -c32 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT" | grep RESULT
+        measured -t2 -c32 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT"
     ;;
 onecap)
     store=${2:?store URL}
