@@ -2,6 +2,7 @@
 # Load and fault runs for `herald serve` with wrk (Debian's `wrk`), loopback only.
 #
 #   Benchmarks/serve/load.sh peak      STORE   # decisions/s and p50/p99 at full load (64 connections)
+#   Benchmarks/serve/load.sh ceiling   [STORE] # GET /healthz with the same server and wrk: the HTTP stack's own ceiling
 #   Benchmarks/serve/load.sh rate CONNS STORE  # p50/p99 at a lower rate (wrk2-style pacing is not in
 #                                              # Debian's wrk: we use fewer connections and report the rate reached)
 #   Benchmarks/serve/load.sh paced RATE STORE  # p50/p99 at about RATE decisions/s: 32 connections, each
@@ -71,13 +72,21 @@ cp -r catalog/handz "$WORK/catalog/handz"
 cp -r policies/handz "$WORK/policies/handz"
 rm -rf "$WORK/policies/handz/tests"
 
-mode=${1:?mode: peak, rate, onecap, kill9, reload, pgshare or pgrestart}
+mode=${1:?mode: peak, ceiling, rate, onecap, kill9, reload, pgshare or pgrestart}
 case $mode in
 peak)
     store=${2:?store URL}
     start "$store"
     wrk -t2 -c64 -d2s -s "$LUA" "http://127.0.0.1:$PORT" >/dev/null  # warm-up
     measured -t2 -c64 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT"
+    ;;
+ceiling)
+    # The same server and wrk settings on `GET /healthz`, which reads no body, decides nothing and
+    # touches no store: what the HTTP stack and wrk alone reach on this machine.
+    store=${2:-memory:}
+    start "$store"
+    wrk -t2 -c64 -d2s "http://127.0.0.1:$PORT/healthz" >/dev/null
+    measured -t2 -c64 -d"${DURATION}s" -s Benchmarks/serve/healthz.lua --latency "http://127.0.0.1:$PORT/healthz"
     ;;
 rate)
     connections=${2:?connections}; store=${3:?store URL}
