@@ -55,15 +55,20 @@ struct UserRun {
         var counter = 0
         let userID = "u\(index + 1)"
         let timezone = ValueDraw.draw(scenario.population.timezone, random: &random, user: userID, counter: &counter, at: 0)
-        let permission = ValueDraw.draw(scenario.population.permission, random: &random, user: userID, counter: &counter, at: 0)
-        var prefs = ValueDraw.draw(scenario.population.prefs, random: &random, user: userID, counter: &counter, at: 0)
+        let zone = Zone(identifier: timezone.stringValue ?? "UTC") ?? .utc
+        // An `{ instant: … }` of the population is an offset from the start of the user's first
+        // simulated day (`createdAt: { instant: "-30d" }`: a month before the run), as a daily
+        // one is from the start of its day; not from 1970.
+        let first = zone.startOfDay(scenario.start) ?? scenario.start * 86_400
+        let permission = ValueDraw.draw(scenario.population.permission, random: &random, user: userID, counter: &counter, at: first)
+        var prefs = ValueDraw.draw(scenario.population.prefs, random: &random, user: userID, counter: &counter, at: first)
         prefs = ValueDraw.merge(prefs, ["timezone": timezone])
-        let user = ValueDraw.merge(["id": .string(userID)], ValueDraw.draw(scenario.population.user, random: &random, user: userID, counter: &counter, at: 0))
-        let state = ValueDraw.draw(scenario.population.state, random: &random, user: userID, counter: &counter, at: 0)
+        let user = ValueDraw.merge(["id": .string(userID)], ValueDraw.draw(scenario.population.user, random: &random, user: userID, counter: &counter, at: first))
+        let state = ValueDraw.draw(scenario.population.state, random: &random, user: userID, counter: &counter, at: first)
         self.random = random
         self.reactions = SimulationRandom(seed: seed ^ 0x5EED_BEAF_0000_0001, stream: UInt64(index))
         self.uniqueCounter = counter
-        self.zone = Zone(identifier: timezone.stringValue ?? "UTC") ?? .utc
+        self.zone = zone
         self.userJSON = user
         self.prefsJSON = prefs
         self.stateJSON = state
