@@ -252,20 +252,33 @@ public enum Lints {
 
     static func lockScreen(_ bundle: PolicyBundle, _ diagnostics: inout Diagnostics) {
         for type in bundle.types {
-            let sensitive = Set(type.params.filter(\.sensitive).map(\.name))
-            guard !sensitive.isEmpty, let copy = type.copy else { continue }
+            let sensitiveParams = Set(type.params.filter(\.sensitive).map(\.name))
+            guard !sensitiveParams.isEmpty, let copy = type.copy else { continue }
+            // What a template may show that reveals a sensitive param: the param itself, and a
+            // computed value that reads it, whatever its type (`isPositive: "params.result ==
+            // 'positive'"` says as much as the result).
+            var reveals: [String: String] = [:]
+            for name in sensitiveParams { reveals[name] = name }
+            for value in type.computed {
+                if let path = value.expression.referencedPaths.first(where: { $0.count >= 2 && $0[0] == "params" && sensitiveParams.contains($0[1]) }) {
+                    reveals[value.name] = path[1]
+                }
+            }
+            func shown(_ name: String) -> String {
+                guard let param = reveals[name], param != name else { return "sensitive param `\(name)`" }
+                return "computed value `\(name)` (it reads sensitive param `\(param)`)"
+            }
             for field in copy.fields where field.key != "lockscreen" {
-                let shown = field.template.placeholders.filter(sensitive.contains)
-                if let name = shown.first, copy.lockscreen == nil {
+                if let name = field.template.placeholders.first(where: { reveals[$0] != nil }), copy.lockscreen == nil {
                     diagnostics.error(.lintSensitiveWithoutLockscreen,
-                                      "`\(type.id)` copy `\(field.key)` shows sensitive param `\(name)` but the type has no `lockscreen` variant",
+                                      "`\(type.id)` copy `\(field.key)` shows \(shown(name)) but the type has no `lockscreen` variant",
                                       at: field.template.span,
                                       notes: [Diagnostic.Note("add `lockscreen:` to `copy` with text that does not show `\(name)`")])
                 }
             }
-            if let lock = copy.lockscreen, let name = lock.placeholders.first(where: sensitive.contains) {
+            if let lock = copy.lockscreen, let name = lock.placeholders.first(where: { reveals[$0] != nil }) {
                 diagnostics.error(.lintSensitiveOnLockscreen,
-                                  "`\(type.id)` lock-screen copy shows sensitive param `\(name)`",
+                                  "`\(type.id)` lock-screen copy shows \(shown(name))",
                                   at: lock.span)
             }
         }
