@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// The limits are watched by one shared `Watchdog`, not by a sleeping timer task per call: a
 /// timer task per call (created, scheduled on a timer, cancelled and woken for every request)
-/// cost the in-memory server 11–26 % of its decisions per second (docs/performance.md).
+/// cost the in-memory server about 15 % of its CPU a request (291–310 against 246–257 µs,
+/// docs/performance.md).
 enum Deadline {
     /// - Throws: `APIError.timeout` at the limit (the operation is cancelled), else what it throws.
     static func run<Value: Sendable>(within limit: Duration, watchdog: Watchdog = .shared,
