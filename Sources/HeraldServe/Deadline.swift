@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Runs an operation with a time limit, answering at the limit even when the operation does not
 /// stop at cancellation (a store call blocked in its driver): the operation runs in a task of its
@@ -30,24 +30,28 @@ enum Deadline {
         }
     }
 
-    /// Lets exactly one of the operation and the limit resume the continuation.
-    final class Gate: Sendable {
-        let state = Mutex<(resumed: Bool, work: Task<Void, Never>?)>((false, nil))
+    /// Lets exactly one of the operation and the limit resume the continuation. Guarded by an
+    /// `NSLock` (a pthread mutex, which ThreadSanitizer understands; it does not see
+    /// Synchronization's `Mutex` handing over through a futex, and reported races that were not).
+    final class Gate: @unchecked Sendable {
+        private let lock = NSLock()
+        private var resumed = false
+        private var work: Task<Void, Never>?
 
         /// For the first caller only: the operation's task (nil if it is not set yet); nil after.
         func open() -> Task<Void, Never>?? {
-            state.withLock { state in
-                if state.resumed { return nil }
-                state.resumed = true
-                return .some(state.work)
+            lock.withLock {
+                if resumed { return nil }
+                resumed = true
+                return .some(work)
             }
         }
 
         /// Records the operation's task; cancels it at once if the limit has already passed.
         func setWork(_ work: Task<Void, Never>) {
-            let cancelNow = state.withLock { state in
-                state.work = work
-                return state.resumed
+            let cancelNow = lock.withLock {
+                self.work = work
+                return resumed
             }
             if cancelNow { work.cancel() }
         }
@@ -57,7 +61,7 @@ enum Deadline {
 /// Calls each registered action once its instant has passed, checking every `tick`. One task
 /// does the watching, and only while something is registered: a request costs an insertion
 /// and a removal under a lock, not a timer of its own. An action runs up to one tick late.
-final class Watchdog: Sendable {
+final class Watchdog: @unchecked Sendable {
     /// The process's watchdog (every server in the process shares it).
     static let shared = Watchdog(tick: .milliseconds(10))
 
@@ -65,13 +69,11 @@ final class Watchdog: Sendable {
         fileprivate let id: UInt64
     }
 
-    private struct State {
-        var nextID: UInt64 = 0
-        var pending: [UInt64: (at: ContinuousClock.Instant, action: @Sendable () -> Void)] = [:]
-        var watching = false
-    }
-
-    private let state = Mutex(State())
+    /// Guards the three fields below (an `NSLock`: see `Deadline.Gate`).
+    private let lock = NSLock()
+    private var nextID: UInt64 = 0
+    private var pending: [UInt64: (at: ContinuousClock.Instant, action: @Sendable () -> Void)] = [:]
+    private var watching = false
     let tick: Duration
 
     init(tick: Duration) {
@@ -80,12 +82,12 @@ final class Watchdog: Sendable {
 
     /// Registers `action` to run once `instant` has passed (unless removed first).
     func add(at instant: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> Watch {
-        let (id, start) = state.withLock { state in
-            let id = state.nextID
-            state.nextID &+= 1
-            state.pending[id] = (instant, action)
-            let start = !state.watching
-            state.watching = true
+        let (id, start) = lock.withLock {
+            let id = nextID
+            nextID &+= 1
+            pending[id] = (instant, action)
+            let start = !watching
+            watching = true
             return (id, start)
         }
         if start {
@@ -96,24 +98,24 @@ final class Watchdog: Sendable {
 
     /// Unregisters a watch whose action has not run (removing one that ran does nothing).
     func remove(_ watch: Watch) {
-        state.withLock { _ = $0.pending.removeValue(forKey: watch.id) }
+        lock.withLock { _ = pending.removeValue(forKey: watch.id) }
     }
 
     /// How many actions wait (for tests).
-    var pendingCount: Int { state.withLock { $0.pending.count } }
+    var pendingCount: Int { lock.withLock { pending.count } }
 
     private func watch() async {
         while true {
             try? await Task.sleep(for: tick)
             let now = ContinuousClock.now
-            let (due, done) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+            let (due, done) = lock.withLock { () -> ([@Sendable () -> Void], Bool) in
                 var due: [@Sendable () -> Void] = []
-                for (id, watch) in state.pending where watch.at <= now {
+                for (id, watch) in pending where watch.at <= now {
                     due.append(watch.action)
-                    state.pending[id] = nil
+                    pending[id] = nil
                 }
-                if state.pending.isEmpty {
-                    state.watching = false
+                if pending.isEmpty {
+                    watching = false
                     return (due, true)
                 }
                 return (due, false)
