@@ -1,5 +1,6 @@
 internal import Logging
 internal import PostgresNIO
+internal import HeraldStore
 internal import Synchronization
 
 /// The store's connections: at most `limit` open at once, idle ones kept for the next unit of
@@ -34,7 +35,7 @@ final class PostgresConnections: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let limit: Int
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(location: PostgresLocation, limit: Int, connectTimeout: Duration, logger: Logger) throws {
         self.location = location

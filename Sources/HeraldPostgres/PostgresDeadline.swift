@@ -1,6 +1,6 @@
 internal import Logging
 internal import PostgresNIO
-internal import Synchronization
+internal import HeraldStore
 
 /// The deadline of one unit of work (`PostgresLedgerStore.Options.timeout`): it bounds the wait
 /// for a connection, the connect and every statement, and when it passes the call fails at once,
@@ -28,7 +28,7 @@ final class PostgresDeadline: Sendable {
         var pending: (@Sendable (any Error) -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let connections: PostgresConnections
 
     private init(connections: PostgresConnections) {
@@ -180,10 +180,10 @@ final class PostgresDeadline: Sendable {
 
     /// A continuation resumed by whichever of two parties comes first.
     private final class Once<Value: Sendable>: Sendable {
-        private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
+        private let continuation: Locked<CheckedContinuation<Value, any Error>?>
 
         init(_ continuation: CheckedContinuation<Value, any Error>) {
-            self.continuation = Mutex(continuation)
+            self.continuation = Locked(continuation)
         }
 
         func take() -> CheckedContinuation<Value, any Error>? {

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldStore
 
 /// Runs an operation with a time limit, answering at the limit even when the operation does not
 /// stop at cancellation (a store call blocked in its driver): the operation runs in a task of its
@@ -30,28 +31,25 @@ enum Deadline {
         }
     }
 
-    /// Lets exactly one of the operation and the limit resume the continuation. Guarded by an
-    /// `NSLock` (a pthread mutex, which ThreadSanitizer understands; it does not see
-    /// Synchronization's `Mutex` handing over through a futex, and reported races that were not).
-    final class Gate: @unchecked Sendable {
-        private let lock = NSLock()
-        private var resumed = false
-        private var work: Task<Void, Never>?
+    /// Lets exactly one of the operation and the limit resume the continuation (`Locked`, not
+    /// `Mutex`, so that ThreadSanitizer sees the lock: HeraldStore's `Locked`).
+    final class Gate: Sendable {
+        private let state = Locked<(resumed: Bool, work: Task<Void, Never>?)>((false, nil))
 
         /// For the first caller only: the operation's task (nil if it is not set yet); nil after.
         func open() -> Task<Void, Never>?? {
-            lock.withLock {
-                if resumed { return nil }
-                resumed = true
-                return .some(work)
+            state.withLock { state in
+                if state.resumed { return nil }
+                state.resumed = true
+                return .some(state.work)
             }
         }
 
         /// Records the operation's task; cancels it at once if the limit has already passed.
         func setWork(_ work: Task<Void, Never>) {
-            let cancelNow = lock.withLock {
-                self.work = work
-                return resumed
+            let cancelNow = state.withLock { state in
+                state.work = work
+                return state.resumed
             }
             if cancelNow { work.cancel() }
         }
@@ -69,7 +67,7 @@ final class Watchdog: @unchecked Sendable {
         fileprivate let id: UInt64
     }
 
-    /// Guards the three fields below (an `NSLock`: see `Deadline.Gate`).
+    /// Guards the three fields below (an `NSLock`, which ThreadSanitizer sees: see `Locked`).
     private let lock = NSLock()
     private var nextID: UInt64 = 0
     private var pending: [UInt64: (at: ContinuousClock.Instant, action: @Sendable () -> Void)] = [:]

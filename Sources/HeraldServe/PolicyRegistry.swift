@@ -4,7 +4,6 @@ import HeraldEngine
 import HeraldPolicy
 import HeraldSyntax
 public import Logging
-import Synchronization
 
 /// Every bundle under the policies directory, compiled, by name. Reads take the current table
 /// under a lock (a dictionary copy: no compile ever happens under it); a reload compiles outside
@@ -13,8 +12,8 @@ import Synchronization
 /// `lastLoad`, in the log with its diagnostics and in `herald_policy_reloads_total{result="failed"}`.
 public final class PolicyRegistry: Sendable {
     public let directory: String
-    let table = Mutex<[String: ServedPolicy]>([:])
-    let reloading = Mutex<Void>(())
+    let table = Locked<[String: ServedPolicy]>([:])
+    let reloading = Locked<Void>(())
     let logger: Logger
     let metrics: ServeMetrics
     let store: any LedgerStore
