@@ -1,5 +1,6 @@
 -- wrk script: POST /v1/policies/handz/decide, one new import per request.
 -- HERALD_USERS (env) users are cycled (1 = every request for one user, the correctness run).
+-- HERALD_HEALTHZ=1 (env): GET /healthz instead (`load.sh ceiling`: the HTTP stack alone).
 local users = tonumber(os.getenv("HERALD_USERS") or "10000")
 local counter = 0
 local thread_id = 0
@@ -24,7 +25,10 @@ local template = '{"type":"N-INBOX-NEW-IMPORT","at":"2026-03-08T17:45:00Z","now"
   '"account":{"emailVerified":true,"createdAt":"2025-11-02T10:00:00Z"}},' ..
   '"params":{"importId":"%s","senderId":"s1","senderName":"Ana","flowName":"Flow","abuseFlagged":false}}'
 
+local healthz = os.getenv("HERALD_HEALTHZ") == "1"
+
 function request()
+  if healthz then return wrk.format("GET", "/healthz") end
   counter = counter + 1
   local user = "u-" .. ((counter * 7919 + id) % users)
   local import = "imp-" .. id .. "-" .. counter .. "-" .. math.random(1, 1000000000)

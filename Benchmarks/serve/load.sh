@@ -86,7 +86,7 @@ ceiling)
     store=${2:-memory:}
     start "$store"
     wrk -t2 -c64 -d2s "http://127.0.0.1:$PORT/healthz" >/dev/null
-    measured -t2 -c64 -d"${DURATION}s" -s Benchmarks/serve/healthz.lua --latency "http://127.0.0.1:$PORT/healthz"
+    HERALD_HEALTHZ=1 measured -t2 -c64 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT"
     ;;
 rate)
     connections=${2:?connections}; store=${3:?store URL}
