@@ -1,4 +1,3 @@
-import Foundation
 import HeraldStore
 
 /// Runs an operation with a time limit, answering at the limit even when the operation does not
@@ -59,7 +58,7 @@ enum Deadline {
 /// Calls each registered action once its instant has passed, checking every `tick`. One task
 /// does the watching, and only while something is registered: a request costs an insertion
 /// and a removal under a lock, not a timer of its own. An action runs up to one tick late.
-final class Watchdog: @unchecked Sendable {
+final class Watchdog: Sendable {
     /// The process's watchdog (every server in the process shares it).
     static let shared = Watchdog(tick: .milliseconds(10))
 
@@ -67,11 +66,14 @@ final class Watchdog: @unchecked Sendable {
         fileprivate let id: UInt64
     }
 
-    /// Guards the three fields below (an `NSLock`, which ThreadSanitizer sees: see `Locked`).
-    private let lock = NSLock()
-    private var nextID: UInt64 = 0
-    private var pending: [UInt64: (at: ContinuousClock.Instant, action: @Sendable () -> Void)] = [:]
-    private var watching = false
+    private struct State {
+        var nextID: UInt64 = 0
+        var pending: [UInt64: (at: ContinuousClock.Instant, action: @Sendable () -> Void)] = [:]
+        var watching = false
+    }
+
+    /// `Locked`, not `Mutex`, so that ThreadSanitizer sees the lock (see `Locked`).
+    private let state = Locked(State())
     let tick: Duration
 
     init(tick: Duration) {
@@ -80,12 +82,12 @@ final class Watchdog: @unchecked Sendable {
 
     /// Registers `action` to run once `instant` has passed (unless removed first).
     func add(at instant: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> Watch {
-        let (id, start) = lock.withLock {
-            let id = nextID
-            nextID &+= 1
-            pending[id] = (instant, action)
-            let start = !watching
-            watching = true
+        let (id, start) = state.withLock { state in
+            let id = state.nextID
+            state.nextID &+= 1
+            state.pending[id] = (instant, action)
+            let start = !state.watching
+            state.watching = true
             return (id, start)
         }
         if start {
@@ -96,24 +98,24 @@ final class Watchdog: @unchecked Sendable {
 
     /// Unregisters a watch whose action has not run (removing one that ran does nothing).
     func remove(_ watch: Watch) {
-        lock.withLock { _ = pending.removeValue(forKey: watch.id) }
+        state.withLock { _ = $0.pending.removeValue(forKey: watch.id) }
     }
 
     /// How many actions wait (for tests).
-    var pendingCount: Int { lock.withLock { pending.count } }
+    var pendingCount: Int { state.withLock { $0.pending.count } }
 
     private func watch() async {
         while true {
             try? await Task.sleep(for: tick)
             let now = ContinuousClock.now
-            let (due, done) = lock.withLock { () -> ([@Sendable () -> Void], Bool) in
+            let (due, done) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
                 var due: [@Sendable () -> Void] = []
-                for (id, watch) in pending where watch.at <= now {
+                for (id, watch) in state.pending where watch.at <= now {
                     due.append(watch.action)
-                    pending[id] = nil
+                    state.pending[id] = nil
                 }
-                if pending.isEmpty {
-                    watching = false
+                if state.pending.isEmpty {
+                    state.watching = false
                     return (due, true)
                 }
                 return (due, false)
