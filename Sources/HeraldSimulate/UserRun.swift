@@ -59,7 +59,7 @@ struct UserRun {
         // An `{ instant: … }` of the population is an offset from the start of the user's first
         // simulated day (`createdAt: { instant: "-30d" }`: a month before the run), as a daily
         // one is from the start of its day; not from 1970.
-        let first = zone.startOfDay(scenario.start) ?? scenario.start * 86_400
+        let first = Self.dayStart(0, of: scenario, in: zone)
         let permission = ValueDraw.draw(scenario.population.permission, random: &random, user: userID, counter: &counter, at: first)
         var prefs = ValueDraw.draw(scenario.population.prefs, random: &random, user: userID, counter: &counter, at: first)
         prefs = ValueDraw.merge(prefs, ["timezone": timezone])
@@ -82,6 +82,10 @@ struct UserRun {
 
     /// The first instant of simulated day `day` (0-based) in the user's zone.
     func dayStart(_ day: Int) -> Int {
+        Self.dayStart(day, of: scenario, in: zone)
+    }
+
+    static func dayStart(_ day: Int, of scenario: Scenario, in zone: Zone) -> Int {
         zone.startOfDay(scenario.start + day) ?? (scenario.start + day) * 86_400
     }
 
