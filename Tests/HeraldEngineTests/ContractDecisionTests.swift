@@ -115,6 +115,30 @@ import HeraldEngine
         #expect(json["trace"] == [])
     }
 
+    /// `Decision.json()` builds every object in the byte order of its keys, the order
+    /// `serialized()` writes, so a response's writer sorts nothing (a request's hot path).
+    @Test func decisionJSONIsBuiltInKeyOrder() {
+        var batched = Decision(
+            action: .batch, reason: "batched", deliverAt: 1_772_993_700, type: "N-MASTERY-CHECKPOINT", category: "mastery",
+            channel: "push", key: "k",
+            batch: Decision.Batch(group: "summary", key: "summary:u-1842:2026-03-08", flushAt: 1_772_993_700),
+            fallback: "in_app", rule: Decision.Rule(id: "r", source: "f:1:1"), cap: "c",
+            trace: [TraceStep(stage: .timing, outcome: .pass, rule: "r", source: "f:1:1", detail: "d")], policy: Self.policy)
+        batched.subject = "s"
+        var unordered: [String] = []
+        func walk(_ json: JSON, _ path: String) {
+            if let members = json.members {
+                let keys = members.map(\.key)
+                if keys != keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { unordered.append("\(path): \(keys)") }
+                for member in members { walk(member.value, path + "." + member.key) }
+            }
+            for (index, element) in (json.elements ?? []).enumerated() { walk(element, "\(path)[\(index)]") }
+        }
+        for decision in [Self.scheduled, Self.suppressed, batched] { walk(decision.json(), decision.reason) }
+        #expect(unordered.isEmpty, "objects not built in key order: \(unordered)")
+        #expect(batched.json().members?.count == 15)  // every member but `notification`
+    }
+
     @Test func equalDecisionsGiveIdenticalBytes() {
         var copy = Self.scheduled
         copy.trace = Self.scheduled.trace

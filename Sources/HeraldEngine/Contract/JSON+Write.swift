@@ -15,13 +15,78 @@ extension JSON {
 }
 
 /// Appends UTF-8 bytes directly, avoiding intermediate strings per value.
-private struct JSONWriter {
+///
+/// Besides writing a `JSON` tree, it writes compact objects member by member for types that
+/// write themselves without building a tree (`Decision.compactJSON()`, a request's hot path):
+/// `objectStart()`, then `member(_:_:)` / `key(_:)` + a value in the byte order of the keys
+/// (the order `serialized()` gives), then `objectEnd()`.
+struct JSONWriter {
     let pretty: Bool
     var bytes: [UInt8] = []
+    /// Whether the next member or element of the object or array being written needs a comma.
+    private var needsComma = false
 
-    init(pretty: Bool) {
+    init(pretty: Bool, capacity: Int = 256) {
         self.pretty = pretty
-        bytes.reserveCapacity(256)
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The bytes written, as text.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    // MARK: Member by member (compact only)
+
+    mutating func objectStart() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    mutating func objectEnd() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func arrayStart() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    mutating func arrayEnd() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// A member's key; its value follows.
+    mutating func key(_ key: String) {
+        separate()
+        writeString(key)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// A member with a string value.
+    mutating func member(_ key: String, _ value: String) {
+        self.key(key)
+        writeString(value)
+        needsComma = true
+    }
+
+    /// A member with a string value when there is one.
+    mutating func member(_ key: String, _ value: String?) {
+        if let value { member(key, value) }
+    }
+
+    /// A value (a member's after `key(_:)`, or an array's element), written as a tree.
+    mutating func value(_ value: JSON) {
+        separate()
+        write(value, indent: 0)
+        needsComma = true
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
     mutating func write(_ value: JSON, indent: Int) {

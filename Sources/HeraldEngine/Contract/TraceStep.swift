@@ -63,11 +63,26 @@ public struct TraceStep: Sendable, Equatable {
     }
 
     /// The step as a contract object; absent fields are left out.
+    /// Writes `json()` compactly, member by member (no tree).
+    func write(to writer: inout JSONWriter) {
+        writer.objectStart()
+        writer.member("detail", detail)
+        writer.member("outcome", outcome.rawValue)
+        writer.member("rule", rule)
+        writer.member("source", source)
+        writer.member("stage", stage.rawValue)
+        writer.objectEnd()
+    }
+
     public func json() -> JSON {
-        var members = [JSON.Member("stage", .string(stage.rawValue)), JSON.Member("outcome", .string(outcome.rawValue))]
+        // In byte order of the keys, the order `serialized()` writes (it then sorts nothing).
+        var members: [JSON.Member] = []
+        members.reserveCapacity(5)
+        if let detail { members.append(JSON.Member("detail", .string(detail))) }
+        members.append(JSON.Member("outcome", .string(outcome.rawValue)))
         if let rule { members.append(JSON.Member("rule", .string(rule))) }
         if let source { members.append(JSON.Member("source", .string(source))) }
-        if let detail { members.append(JSON.Member("detail", .string(detail))) }
+        members.append(JSON.Member("stage", .string(stage.rawValue)))
         return .object(members)
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import HeraldEngine
+import HeraldPolicy
+import HeraldStore
+import HeraldTestSupport
+import HeraldTesting
+import Testing
+
+/// The stored and served response is written without a JSON tree (`DecisionRecorder.responseText`,
+/// `Decision.compactJSON()`); it must be byte for byte the tree's text (`response(_:engine:)
+/// .serialized()`, what `herald decide` prints compactly), over every decision every seed
+/// bundle's scenario tests make: notifications with presentations, batches, suppressions,
+/// `delivery: all` types, traces with details.
+@Suite struct ResponseTextTests {
+    static let bundles = ["crescender", "handz", "kwilt", "rin", "urbannest"]
+
+    @Test(arguments: bundles)
+    func responseTextIsTheTreesText(_ name: String) throws {
+        let directory = BuiltProducts.path("policies/\(name)")
+        let bundle = try #require(Validator.validate(directory, lints: false).bundle, "policies/\(name) does not compile")
+        let engine = Engine(bundle: bundle)
+        let results = PolicyTestRunner(engine: engine).run(PolicyTestLoader.load(directory: directory))
+        var compared = 0
+        for result in results {
+            // A `delivery: all` trigger's decisions come one after another with its type.
+            var index = result.decisions.startIndex
+            while index < result.decisions.endIndex {
+                let decision = result.decisions[index]
+                #expect(decision.compactJSON() == decision.json().serialized(), "\(name) / \(result.name)")
+                var end = index + 1
+                if engine.deliversAll(decision.type) {
+                    while end < result.decisions.endIndex, result.decisions[end].type == decision.type,
+                          result.decisions[end].channel != decision.channel { end += 1 }
+                }
+                let group = Array(result.decisions[index ..< end])
+                #expect(DecisionRecorder.responseText(group, engine: engine)
+                            == DecisionRecorder.response(group, engine: engine).serialized(), "\(name) / \(result.name)")
+                compared += group.count
+                index = end
+            }
+        }
+        // Every bundle's tests make decisions (a run that compared nothing would prove nothing).
+        #expect(compared > 20, "\(name): only \(compared) decisions compared")
+    }
+
+    @Test func emptyDecisionsAndEscapes() throws {
+        let engine = try StoreFixtures.engine(StoreFixtures.bundle(cap: 2, types: ""))
+        #expect(DecisionRecorder.responseText([], engine: engine) == DecisionRecorder.response([], engine: engine).serialized())
+        let decision = Decision(action: .suppress, reason: "quiet \"hours\"\n", type: "t\u{2028}", category: "c\\",
+                                trace: [TraceStep(stage: .caps, outcome: .verdict, rule: "r", detail: "ünïcode 🎉\u{01}")],
+                                policy: Decision.Policy(name: "p", digest: "d"))
+        #expect(decision.compactJSON() == decision.json().serialized())
+    }
+}
