@@ -43,6 +43,9 @@ final class LedgerStorage: @unchecked Sendable {
     /// The type and category scope ids of each type met so far (one lookup per insert instead
     /// of the category function and two scope hashes).
     @exclusivity(unchecked) var typeScopes: [String: LedgerIndex.TypeScopes] = [:]
+    /// The channel scope met last and its id: a user's entries mostly share one or two
+    /// channels, so most entries compare one short string instead of hashing a scope key.
+    @exclusivity(unchecked) var lastChannel: (name: String, id: Int)?
 
     init(counting: Set<HistoryEntry.Status>, categoryOf: @escaping @Sendable (String) -> String?, entries: [HistoryEntry]) {
         self.counting = counting
@@ -65,6 +68,7 @@ final class LedgerStorage: @unchecked Sendable {
         c.statusRows = statusRows
         c.entryScopes = entryScopes
         c.typeScopes = typeScopes
+        c.lastChannel = lastChannel
         return c
     }
 }

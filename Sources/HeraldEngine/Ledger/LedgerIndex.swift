@@ -53,6 +53,7 @@ public struct LedgerIndex: Sendable {
         let s = storage
         var batchMinimum: [String: Int] = [:]
         s.entryScopes.reserveCapacity(s.entries.count)
+        s.buckets[0].reserveCapacity(s.entries.count)
         for entry in s.entries {
             let scopes = scopes(ofType: entry.type)
             s.entryScopes.append(scopes)
@@ -219,11 +220,21 @@ public struct LedgerIndex: Sendable {
     private func addToScopes(_ entry: HistoryEntry, scopes: TypeScopes, keepSorted: Bool) {
         add(entry.deliverAt, toID: scopes.type, keepSorted: keepSorted)
         if scopes.category >= 0 { add(entry.deliverAt, toID: scopes.category, keepSorted: keepSorted) }
-        if let channel = entry.channel { add(entry.deliverAt, to: .channel(channel), keepSorted: keepSorted) }
+        if let channel = entry.channel { add(entry.deliverAt, toID: channelID(channel), keepSorted: keepSorted) }
         if let subject = entry.subject {
             add(entry.deliverAt, to: .subject(subject), keepSorted: keepSorted)
             add(entry.deliverAt, to: .typeSubject(type: entry.type, subject: subject), keepSorted: keepSorted)
         }
+    }
+
+    /// The id of `channel`'s scope, interned if new (the last one is remembered). Call on a
+    /// unique storage only.
+    private func channelID(_ channel: String) -> Int {
+        let s = storage
+        if let last = s.lastChannel, last.name == channel { return last.id }
+        let id = internRaw(.channel(channel))
+        s.lastChannel = (channel, id)
+        return id
     }
 
     private func add(_ instant: Int, to scope: LedgerScope, keepSorted: Bool) {
