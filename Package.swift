@@ -93,7 +93,8 @@ let serverTargets: [Target] = [
     // Decide-and-record throughput and latency of a store with a seeded ledger (docs/performance.md).
     .executableTarget(
         name: "herald-ledger-bench",
-        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres"],
+        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres",
+                       .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
         path: "Benchmarks/LedgerStore"
     ),
     .testTarget(

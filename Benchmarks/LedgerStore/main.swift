@@ -2,7 +2,7 @@
 // seeded ledger (docs/performance.md § Ledger stores).
 //
 //   herald-ledger-bench --store URL [--users 100000] [--rows 10] [--decisions 20000] [--tasks 1] [--seed-tasks 8]
-//                       [--server-pid PID]
+//                       [--server-pid PID] [--nio-executor 1]
 //
 // Seeds USERS users with ROWS entries each (one unit of work per user, type `seed`, delivering
 // over the 10 days before the run), then times DECISIONS decide-and-record calls (`ping`, a
@@ -11,15 +11,21 @@
 // and the CPU time they took: this process's (getrusage: user + system) and, with --server-pid
 // (PostgreSQL's postmaster, the first line of DATA/postmaster.pid), the server's (/proc: the
 // postmaster's own and reaped children's time plus its live children's, read before and after).
-// The store is used only through `LedgerStore`, so any store URL works.
+// The store is used only through `LedgerStore`, so any store URL works. By default
+// (`--nio-executor 1`) the tasks run on NIO's event loops, installed as Swift Concurrency's
+// global executor, as `herald serve` runs its handlers (`HeraldServer.runTasksOnEventLoops`):
+// a unit resumes on the event loop that read PostgreSQL's answer instead of hopping to the
+// cooperative pool. `--nio-executor 0` leaves the tasks on the cooperative pool.
 import Foundation
 import HeraldEngine
 import HeraldPolicy
 import HeraldPostgres
 import HeraldSQLite
 import HeraldStore
+import NIOCore
+import NIOPosix
 
-var settings = ["--users": 100_000, "--rows": 10, "--decisions": 20_000, "--tasks": 1, "--seed-tasks": 8, "--server-pid": 0]
+var settings = ["--users": 100_000, "--rows": 10, "--decisions": 20_000, "--tasks": 1, "--seed-tasks": 8, "--server-pid": 0, "--nio-executor": 1]
 var storeURL = ""
 var arguments = Array(CommandLine.arguments.dropFirst()).makeIterator()
 while let flag = arguments.next() {
@@ -31,6 +37,9 @@ while let flag = arguments.next() {
 guard !storeURL.isEmpty else { fatalError("usage: herald-ledger-bench --store URL [--users N] [--rows N] [--decisions N] [--tasks N]") }
 let users = settings["--users"]!, rows = settings["--rows"]!, decisions = settings["--decisions"]!, tasks = settings["--tasks"]!
 let seedTasks = settings["--seed-tasks"]!
+if settings["--nio-executor"] == 1, !NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() {
+    fatalError("could not install NIO's event loops as the global executor")
+}
 
 let yaml = """
     app: { name: Bench, scheme: bench }
