@@ -3,6 +3,10 @@
 #
 #   Benchmarks/serve/load.sh peak      STORE   # decisions/s and p50/p99 at full load (64 connections)
 #   Benchmarks/serve/load.sh ceiling   [STORE] # GET /healthz with the same server and wrk: the HTTP stack's own ceiling
+#   Benchmarks/serve/load.sh floor             # a bare Hummingbird 2 server (Benchmarks/serve/floor, built first:
+#                                              # `cd Benchmarks/serve/floor && swift build -c release`) under the same
+#                                              # wrk runs: GET /healthz, and the decide requests answered with a fixed
+#                                              # 1 KB body; no middleware, no decision, no store: the stack's floor
 #   Benchmarks/serve/load.sh rate CONNS STORE  # p50/p99 at a lower rate (wrk2-style pacing is not in
 #                                              # Debian's wrk: we use fewer connections and report the rate reached)
 #   Benchmarks/serve/load.sh paced RATE STORE  # p50/p99 at about RATE decisions/s: 32 connections, each
@@ -41,6 +45,9 @@ start() { # start STORE [extra args...]
     local store=$1; shift
     "$BIN" serve "$WORK/policies" --store "$store" --listen "127.0.0.1:$PORT" --log-level warning "$@" 2>>"$WORK/server.log" &
     SERVER=$!
+    ready
+}
+ready() { # waits for $SERVER to answer /healthz
     for _ in $(seq 1 100); do
         curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && return 0
         sleep 0.1
@@ -72,7 +79,7 @@ cp -r catalog/handz "$WORK/catalog/handz"
 cp -r policies/handz "$WORK/policies/handz"
 rm -rf "$WORK/policies/handz/tests"
 
-mode=${1:?mode: peak, ceiling, rate, onecap, kill9, reload, pgshare or pgrestart}
+mode=${1:?mode: peak, ceiling, floor, paced, rate, onecap, kill9, reload, pgshare or pgrestart}
 case $mode in
 peak)
     store=${2:?store URL}
@@ -87,6 +94,20 @@ ceiling)
     start "$store"
     wrk -t2 -c64 -d2s "http://127.0.0.1:$PORT/healthz" >/dev/null
     HERALD_HEALTHZ=1 measured -t2 -c64 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT"
+    ;;
+floor)
+    # The same wrk runs against a server that does nothing but HTTP: what `herald serve` could
+    # reach on this machine if a decision cost nothing.
+    floor=${FLOOR_BIN:-Benchmarks/serve/floor/.build/release/hummingbird-floor}
+    [ -x "$floor" ] || { echo "error: no $floor; build it: (cd Benchmarks/serve/floor && swift build -c release)" >&2; exit 1; }
+    "$floor" "$PORT" 2>>"$WORK/server.log" &
+    SERVER=$!
+    ready
+    wrk -t2 -c64 -d2s -s "$LUA" "http://127.0.0.1:$PORT" >/dev/null
+    echo -n "GET /healthz: "
+    HERALD_HEALTHZ=1 measured -t2 -c64 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT"
+    echo -n "POST …/decide, a fixed 1 KB answer: "
+    measured -t2 -c64 -d"${DURATION}s" -s "$LUA" --latency "http://127.0.0.1:$PORT"
     ;;
 rate)
     connections=${2:?connections}; store=${3:?store URL}
