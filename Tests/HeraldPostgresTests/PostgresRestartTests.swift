@@ -60,9 +60,11 @@ struct PostgresRestartTests {
             }
             return outcome
         }
-        // Let some units through, then stop the server for a second and start it again.
+        // Let some units through, then stop the server for two seconds and start it again (long
+        // enough for the deciding task to meet the stopped server even when the suites running
+        // beside this one keep the cooperative pool busy).
         try await Task.sleep(for: .milliseconds(300))
-        try await server.restart(pausing: 1)
+        try await server.restart(pausing: 2)
         restarted.set()
         let outcome = await deciding.value
 

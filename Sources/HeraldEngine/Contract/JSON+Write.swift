@@ -36,25 +36,19 @@ struct JSONWriter {
 
     // MARK: Member by member (compact only)
 
-    mutating func objectStart() {
+    mutating func objectStart() { open(UInt8(ascii: "{")) }
+    mutating func objectEnd() { close(UInt8(ascii: "}")) }
+    mutating func arrayStart() { open(UInt8(ascii: "[")) }
+    mutating func arrayEnd() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        bytes.append(bracket)
         needsComma = false
     }
 
-    mutating func objectEnd() {
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
-    }
-
-    mutating func arrayStart() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        needsComma = false
-    }
-
-    mutating func arrayEnd() {
-        bytes.append(UInt8(ascii: "]"))
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         needsComma = true
     }
 

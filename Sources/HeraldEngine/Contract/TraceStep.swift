@@ -62,7 +62,6 @@ public struct TraceStep: Sendable, Equatable {
         a.stage == b.stage && a.outcome == b.outcome && a.rule == b.rule && a.source == b.source && a.detail == b.detail
     }
 
-    /// The step as a contract object; absent fields are left out.
     /// Writes `json()` compactly, member by member (no tree).
     func write(to writer: inout JSONWriter) {
         writer.objectStart()
@@ -74,6 +73,7 @@ public struct TraceStep: Sendable, Equatable {
         writer.objectEnd()
     }
 
+    /// The step as a contract object; absent fields are left out.
     public func json() -> JSON {
         // In byte order of the keys, the order `serialized()` writes (it then sorts nothing).
         var members: [JSON.Member] = []
