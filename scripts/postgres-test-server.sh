@@ -12,6 +12,9 @@
 # `export` lines: HERALD_TEST_POSTGRES_URL (postgres://herald:…@127.0.0.1:PORT/herald_test)
 # and HERALD_TEST_POSTGRES_DIR (what `stop` needs). Everything else goes to stderr.
 #
+# HERALD_TEST_POSTGRES_OPTIONS adds server settings to `start` (`-c shared_buffers=512MB`, say,
+# for the benchmark's million rows); `restart` keeps them.
+#
 # `restart` keeps DIR, its data, port and password: it is for tests of a store that must notice
 # a server going away and recover by itself once it is back (stopped SECONDS, default 0).
 #
@@ -80,7 +83,7 @@ start() {
 
     for port in $(seq 54320 54420); do
         port_free "$port" || continue
-        local options="-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=200"
+        local options="-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=200 ${HERALD_TEST_POSTGRES_OPTIONS:-}"
         if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$options" start >&2; then
             printf '%s\n' "$options" >"$dir/server-options"
             local url="postgres://herald:$password@127.0.0.1:$port/herald_test"

@@ -2,7 +2,7 @@
 // seeded ledger (docs/performance.md § Ledger stores).
 //
 //   herald-ledger-bench --store URL [--users 100000] [--rows 10] [--decisions 20000] [--tasks 1] [--seed-tasks 8]
-//                       [--server-pid PID] [--nio-executor 1]
+//                       [--server-pid PID] [--settle 120] [--nio-executor 1]
 //
 // Seeds USERS users with ROWS entries each (one unit of work per user, type `seed`, delivering
 // over the 10 days before the run), then times DECISIONS decide-and-record calls (`ping`, a
@@ -11,6 +11,9 @@
 // and the CPU time they took: this process's (getrusage: user + system) and, with --server-pid
 // (PostgreSQL's postmaster, the first line of DATA/postmaster.pid), the server's (/proc: the
 // postmaster's own and reaped children's time plus its live children's, read before and after).
+// With --server-pid, the timing starts once the server has settled after the seeding (under 2 %
+// of a core over a second, waiting at most --settle seconds): autovacuum of the seeded rows
+// would otherwise be counted.
 // The store is used only through `LedgerStore`, so any store URL works. By default
 // (`--nio-executor 1`) the tasks run on NIO's event loops, installed as Swift Concurrency's
 // global executor, as `herald serve` runs its handlers (`HeraldServer.runTasksOnEventLoops`):
@@ -25,18 +28,30 @@ import HeraldStore
 import NIOCore
 import NIOPosix
 
-var settings = ["--users": 100_000, "--rows": 10, "--decisions": 20_000, "--tasks": 1, "--seed-tasks": 8, "--server-pid": 0, "--nio-executor": 1]
+var settings = ["--users": 100_000, "--rows": 10, "--decisions": 20_000, "--tasks": 1, "--seed-tasks": 8, "--server-pid": 0, "--settle": 120, "--nio-executor": 1]
 var storeURL = ""
+/// Prints the usage to stderr and exits: 0 when asked for it, 64 (EX_USAGE) after `problem`.
+func usage(_ problem: String? = nil) -> Never {
+    var text = problem.map { "herald-ledger-bench: \($0)\n" } ?? ""
+    text += "usage: herald-ledger-bench --store URL [--users N] [--rows N] [--decisions N] [--tasks N] [--seed-tasks N]\n"
+    text += "                           [--server-pid PID] [--settle SECONDS] [--nio-executor 0|1]\n"
+    FileHandle.standardError.write(Data(text.utf8))
+    exit(problem == nil ? 0 : 64)
+}
 var arguments = Array(CommandLine.arguments.dropFirst()).makeIterator()
 while let flag = arguments.next() {
-    guard let value = arguments.next() else { fatalError("`\(flag)` needs a value") }
+    if flag == "--help" || flag == "-h" { usage() }
+    guard let value = arguments.next() else { usage("`\(flag)` needs a value") }
     if flag == "--store" { storeURL = value; continue }
-    guard settings[flag] != nil, let number = Int(value) else { fatalError("unknown flag or bad number: \(flag) \(value)") }
+    guard settings[flag] != nil else { usage("unknown flag `\(flag)`") }
+    guard let number = Int(value), number >= 0 else { usage("`\(flag)` needs a whole number, not `\(value)`") }
     settings[flag] = number
 }
-guard !storeURL.isEmpty else { fatalError("usage: herald-ledger-bench --store URL [--users N] [--rows N] [--decisions N] [--tasks N]") }
+guard !storeURL.isEmpty else { usage("--store URL is required") }
 let users = settings["--users"]!, rows = settings["--rows"]!, decisions = settings["--decisions"]!, tasks = settings["--tasks"]!
 let seedTasks = settings["--seed-tasks"]!
+for flag in ["--users", "--decisions", "--tasks", "--seed-tasks"] where settings[flag]! < 1 { usage("`\(flag)` must be at least 1") }
+guard settings["--nio-executor"]! <= 1 else { usage("`--nio-executor` is 0 or 1") }
 if settings["--nio-executor"] == 1, !NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() {
     fatalError("could not install NIO's event loops as the global executor")
 }
@@ -136,8 +151,25 @@ func serverCPU(_ pid: Int) -> Double {
     return total / ticks
 }
 
-// Measuring.
+// Settling: seeding 100,000 units leaves the server work of its own (autovacuum and analyze of
+// the new rows, a checkpoint writing them out), which would otherwise land in the measured
+// window and in its CPU. With --server-pid, wait until the server used under 2 % of a core
+// over a second, for at most `--settle` seconds.
 let serverPID = settings["--server-pid"]!
+if serverPID > 0 {
+    let settleStart = clock.now
+    var previous = serverCPU(serverPID)
+    while clock.now - settleStart < .seconds(settings["--settle"]!) {
+        try await Task.sleep(for: .seconds(1))
+        let now = serverCPU(serverPID)
+        defer { previous = now }
+        if now - previous < 0.02 { break }
+    }
+    let waited = clock.now - settleStart
+    FileHandle.standardError.write(Data("server settled after \(waited.components.seconds) s\n".utf8))
+}
+
+// Measuring.
 let cpuBefore = processCPU(), serverBefore = serverCPU(serverPID)
 let measured = clock.now
 let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in

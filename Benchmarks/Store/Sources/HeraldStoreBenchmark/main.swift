@@ -63,12 +63,21 @@ guard let bundle = Validator.validate(directory.path, lints: false).bundle else 
 let engine = Engine(bundle: bundle)
 
 var runs: [(rows: Int, users: Int, decisions: Int)] = []
-let args = Array(CommandLine.arguments.dropFirst()).compactMap { Int($0) }
-if args.count >= 3 {
-    for i in stride(from: 0, to: args.count - 2, by: 3) { runs.append((args[i], args[i + 1], args[i + 2])) }
-} else {
-    runs = [(10_000, 1_000, 20_000), (1_000_000, 100_000, 20_000)]
+/// Prints the usage line to stderr and exits 64 (EX_USAGE).
+func usage(_ problem: String? = nil) -> Never {
+    if let problem { FileHandle.standardError.write(Data("HeraldStoreBenchmark: \(problem)\n".utf8)) }
+    FileHandle.standardError.write(Data("usage: HeraldStoreBenchmark [ROWS USERS DECISIONS]... (positive integers, in threes)\n".utf8))
+    exit(problem == nil ? 0 : 64)
 }
+let words = Array(CommandLine.arguments.dropFirst())
+if words.contains("--help") || words.contains("-h") { usage() }
+let args = words.map { word -> Int in
+    guard let number = Int(word), number > 0 else { usage("`\(word)` is not a positive integer") }
+    return number
+}
+guard args.count % 3 == 0 else { usage("\(args.count) numbers given: they come in threes") }
+for i in stride(from: 0, to: args.count, by: 3) { runs.append((args[i], args[i + 1], args[i + 2])) }
+if runs.isEmpty { runs = [(10_000, 1_000, 20_000), (1_000_000, 100_000, 20_000)] }
 
 let start = 1_773_050_400  // 2026-03-09T10:00:00Z
 
