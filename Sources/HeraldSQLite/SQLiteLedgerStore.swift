@@ -80,9 +80,10 @@ public final class SQLiteLedgerStore: LedgerStore {
         return (counts.batches, counts.units, counts.waiting)
     }
 
-    /// How many checkpoints ran beside the writer and how many the writer ran itself because
-    /// the log outgrew them (`SQLiteCheckpointer`; for diagnostics and tests).
-    public var checkpointCounts: (background: Int, byWriter: Int) {
+    /// How many checkpoints ran beside the writer (and how many of those caught up with a log
+    /// grown too long) and how many the writer ran itself to start the log again
+    /// (`SQLiteCheckpointer`; for diagnostics and tests).
+    public var checkpointCounts: (background: Int, catchUp: Int, byWriter: Int) {
         checkpointer.counts
     }
 

@@ -187,5 +187,9 @@ for run in runs {
                      + "%.0f/s wall, %.0f/s per CPU-second; %d recorded; responses %d bytes on average; latency ms p50 %.3f p90 %.3f p99 %.3f max %.2f",
                  run.rows, run.users, seeded, Double(size) / 1e6, run.decisions, wall, cpu,
                  Double(run.decisions) / wall, Double(run.decisions) / cpu, scheduled, responseBytes / run.decisions,
-                 percentile(latencies, 0.5), percentile(latencies, 0.9), percentile(latencies, 0.99), latencies.last ?? 0))
+                 percentile(latencies, 0.5), percentile(latencies, 0.9), percentile(latencies, 0.99), latencies.last ?? 0),
+          terminator: "")
+    let checkpoints = store.checkpointCounts
+    print("; checkpoints \(checkpoints.background) beside the writer (\(checkpoints.catchUp) catching up), \(checkpoints.byWriter) by it; "
+          + "\(latencies.count { $0 > 10 }) units over 10 ms")
 }
