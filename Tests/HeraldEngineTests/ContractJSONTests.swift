@@ -84,6 +84,23 @@ import Testing
         }
     }
 
+    /// Duplicate keys are found by scanning the first 16 members and through a set after: at
+    /// every position around the switch, and an object of distinct keys of any size parses.
+    @Test func findsDuplicateKeysInObjectsOfAnySize() throws {
+        for size in [1, 2, 15, 16, 17, 40] {
+            let keys = (0 ..< size).map { "k\($0)" }
+            let object = "{" + keys.map { "\"\($0)\":0" }.joined(separator: ",") + "}"
+            #expect(try JSON.parse(object).members?.map(\.key) == keys)
+            for repeated in Set([0, size / 2, size - 1]) {
+                let text = "{" + (keys + [keys[repeated]]).map { "\"\($0)\":0" }.joined(separator: ",") + "}"
+                let column = text.count - "\"\(keys[repeated])\":0}".count + 1
+                #expect(throws: JSONParseError(line: 1, column: column, message: "duplicate key `\(keys[repeated])`")) {
+                    try JSON.parse(text)
+                }
+            }
+        }
+    }
+
     @Test func rejectsInvalidUTF8() {
         #expect(throws: JSONParseError(line: 1, column: 3, message: "invalid UTF-8")) {
             try JSON.parse(bytes: [0x22, 0x61, 0xC3, 0x28, 0x22])

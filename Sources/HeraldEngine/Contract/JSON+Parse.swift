@@ -213,11 +213,17 @@ private struct JSONParser {
         }
     }
 
+    /// Members an object's duplicate keys are looked for by scanning (`parseObject`).
+    static let scannedKeys = 16
+
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSON {
         try checkDepth(depth)
         index += 1
         var members: [JSON.Member] = []
-        var seen: Set<String> = []
+        // Duplicate keys: a scan of the keys so far while the object is small (a request's
+        // objects have a handful: no hashing, no allocation), a set once it has
+        // `Self.scannedKeys` (a huge object stays linear).
+        var seen: Set<String>?
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -230,7 +236,17 @@ private struct JSONParser {
             }
             let keyStart = index
             let key = try parseString()
-            guard seen.insert(key).inserted else {
+            let duplicate: Bool
+            if seen != nil {
+                duplicate = !seen!.insert(key).inserted
+            } else if members.count < Self.scannedKeys {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                var keys = Set(members.lazy.map(\.key))
+                duplicate = !keys.insert(key).inserted
+                seen = keys
+            }
+            guard !duplicate else {
                 throw error("duplicate key `\(key)`", at: keyStart)
             }
             skipWhitespace()
