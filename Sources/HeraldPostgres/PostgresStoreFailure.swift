@@ -73,6 +73,11 @@ enum PostgresStoreFailure: Error, Sendable, Equatable {
             return .connectionLost(cause: "the server closed the connection (\(cause))", outcomeUnknown: committing)
         case .connectionError:
             return .connectionLost(cause: cause, outcomeUnknown: committing)
+        // PostgresNIO closes the connection on a message out of turn or one it cannot decode:
+        // seen when `pg_terminate_backend`'s FATAL error arrives between a unit's statements
+        // (PostgresConcurrencyTests.aConnectionKilledMidRunIsAClearErrorAndLosesNoEntry, in CI).
+        case .unexpectedBackendMessage, .messageDecodingFailure:
+            return .connectionLost(cause: "the connection broke: \(cause)", outcomeUnknown: committing)
         default:
             return .server(sqlState: "", message: "\(error.code): \(cause)")
         }
