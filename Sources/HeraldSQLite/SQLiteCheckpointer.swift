@@ -26,8 +26,10 @@ import GRDB
 /// everything appended during a whole background checkpoint, about 1,000–3,000 pages scattered
 /// over a million-row file, and took 12–25 ms (measured) during which no unit ran; it now copies
 /// tens of pages, and what is left is its flush of the database file (`fdatasync`, 5–10 ms on
-/// this project's CI machine however few the pages). Store benchmark, a million rows, 16 units
-/// in flight: p99 27–32 ms → 6–7 ms (docs/performance.md, fifth round).
+/// this project's CI machine): SQLite flushes the file only at the end of a checkpoint that
+/// leaves nothing of the log uncopied, which none beside a busy writer does, so that flush holds
+/// every page copied since the log last started. Store benchmark, a million rows, 16 units in
+/// flight: p99 27–32 ms → 6–7 ms (docs/performance.md, fifth round).
 ///
 /// The state is guarded by an `NSCondition`, which the thread also waits on.
 final class SQLiteCheckpointer: @unchecked Sendable {
