@@ -25,12 +25,11 @@ import GRDB
 /// checkpoints are rare and short. Without the catch-up, the writer's checkpoint copied
 /// everything appended during a whole background checkpoint, about 1,000–3,000 pages scattered
 /// over a million-row file, and took 12–25 ms (measured) during which no unit ran; it now copies
-/// tens of pages. SQLite flushes the database file only at the end of a checkpoint that leaves
-/// nothing of the log uncopied, which none beside a busy writer does, so the writer's flush held
-/// every page copied since the log last started (5–10 ms on this project's CI machine); each
-/// checkpoint here now flushes what it copied itself, beside the writer. Store benchmark, a
-/// million rows: the longest unit 19–40 ms → 2.7–14 ms, p99 with 16 units in flight 27–32 ms →
-/// 6–7 ms (catch-up) → 5.8–6.3 ms (docs/performance.md, fifth round).
+/// tens of pages, and what is left is its flush of the database file (`fdatasync`, 5–10 ms on
+/// this project's CI machine): SQLite flushes the file only at the end of a checkpoint that
+/// leaves nothing of the log uncopied, which none beside a busy writer does, so that flush holds
+/// every page copied since the log last started. Store benchmark, a million rows, 16 units in
+/// flight: p99 27–32 ms → 6–7 ms (docs/performance.md, fifth round).
 ///
 /// The state is guarded by an `NSCondition`, which the thread also waits on.
 final class SQLiteCheckpointer: @unchecked Sendable {
@@ -49,8 +48,6 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Once `closed`, the thread never touches `queue` again.
     private final class Shared: @unchecked Sendable {
         let queue: DatabaseQueue
-        /// The database file, flushed after each checkpoint (see `loop`).
-        let file: FileHandle?
         let condition = NSCondition()
         var units = 0
         /// A checkpoint asked for or running.
@@ -69,9 +66,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         var catchUp = 0
         var byWriter = 0
 
-        init(queue: DatabaseQueue, file: FileHandle?) {
+        init(queue: DatabaseQueue) {
             self.queue = queue
-            self.file = file
         }
 
         /// The thread's loop: a checkpoint each time one is asked for, until closed.
@@ -89,11 +85,6 @@ final class SQLiteCheckpointer: @unchecked Sendable {
                 let log: Int? = try? queue.writeWithoutTransaction { db in
                     try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)").map { row in row[1] as Int }
                 } ?? nil
-                // SQLite flushes the file only after a checkpoint that left nothing of the log
-                // uncopied, which none beside a busy writer does: flush what this one copied
-                // here, beside the writer, so that the writer's own checkpoint flushes only its
-                // own pages. (An extra flush changes nothing SQLite relies on.)
-                try? file?.synchronize()
                 condition.lock()
                 running = false
                 background += 1
@@ -110,8 +101,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private let shared: Shared
 
     init(path: String, configuration: Configuration) throws {
-        shared = Shared(queue: try DatabaseQueue(path: path, configuration: configuration),
-                        file: FileHandle(forReadingAtPath: path))
+        shared = Shared(queue: try DatabaseQueue(path: path, configuration: configuration))
     }
 
     /// A store dropped without `close()` lets go of the file as GRDB's own connections do: the
@@ -181,6 +171,5 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         while shared.running { shared.condition.wait() }
         shared.condition.unlock()
         try? shared.queue.close()
-        try? shared.file?.close()
     }
 }
