@@ -24,9 +24,9 @@ import GRDB
 /// transaction starts the log again. So the log stays near that size, and the writer's own
 /// checkpoints are rare and short. Without the catch-up, the writer's checkpoint copied
 /// everything appended during a whole background checkpoint, about 1,000–3,000 pages scattered
-/// over a million-row file, and took 12–25 ms (measured) during which no unit ran; it now copies
-/// tens of pages, and what is left is its flush of the database file (`fdatasync`, 5–10 ms on
-/// this project's CI machine): SQLite flushes the file only at the end of a checkpoint that
+/// over a million-row file (its flush of the file alone 11–16 ms in `strace -T`) while no unit
+/// ran; it now copies tens of pages, and what is left is its flush of the database file (the
+/// whole checkpoint 5–18 ms timed on this project's CI machine): SQLite flushes the file only at the end of a checkpoint that
 /// leaves nothing of the log uncopied, which none beside a busy writer does, so that flush holds
 /// every page copied since the log last started. Store benchmark, a million rows, 16 units in
 /// flight: p99 27–32 ms → 6–7 ms (docs/performance.md, fifth round).

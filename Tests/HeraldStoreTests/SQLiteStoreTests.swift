@@ -271,8 +271,9 @@ import Testing
         let counts = store.checkpointCounts
         #expect(counts.background > 0, "\(counts)")
         #expect(counts.byWriter > 0, "\(counts)")
-        // Each of the writer's own checkpoints comes after at least one catch-up round beside it
-        // (the log outgrew the limit while a checkpoint copied it: the writer's would copy that much).
+        // Each of the writer's own checkpoints comes after at least one catch-up round beside it:
+        // here a unit writes four pages or more, so the checkpoint that finds the log past the
+        // limit finds hundreds of pages new since the one before, more than `catchUpPages`.
         #expect(counts.catchUp >= counts.byWriter, "\(counts)")
         // The log restarted: far under what the units wrote. The bound is 4,000 pages (16 MB)
         // plus what the writer appends while a background checkpoint runs, which a loaded
