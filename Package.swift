@@ -6,13 +6,13 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// `HERALD_SCOPE=embedded` builds only what an app embeds (syntax, policy, engine, testing, the
-/// in-memory and SQLite stores, the simulator and a `herald` without `serve` and PostgreSQL): no
-/// SwiftNIO, Hummingbird or PostgresNIO. `.ci/run` uses it for the sanitizer and release runs,
-/// which are about the engine's and stores' own code; the plain `swift test` builds everything.
-let serverScope = Context.environment["HERALD_SCOPE"] != "embedded"
+/// What only the `Server` trait builds: `herald serve` (Hummingbird), the PostgreSQL store
+/// (PostgresNIO) and their tools. An app that depends on Herald without the trait resolves and
+/// builds none of these packages (docs/library.md); the targets below still exist, empty, so
+/// their sources are wrapped in `#if Server`.
+let server: TargetDependencyCondition? = .when(traits: ["Server"])
 
-var targets: [Target] = [
+let targets: [Target] = [
     .systemLibrary(
         name: "CLibYAML",
         pkgConfig: "yaml-0.1",
@@ -30,11 +30,10 @@ var targets: [Target] = [
         dependencies: [
             "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting", "HeraldStore", "HeraldSQLite", "HeraldSimulate",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ] + (serverScope ? [
-            "HeraldServe", "HeraldPostgres",
-            .product(name: "Logging", package: "swift-log"),
-        ] : []),
-        swiftSettings: serverScope ? [.define("HERALD_SERVER")] : []
+            .target(name: "HeraldServe", condition: server),
+            .target(name: "HeraldPostgres", condition: server),
+            .product(name: "Logging", package: "swift-log", condition: server),
+        ]
     ),
     // What several test targets share: where the built products are, running one as a process.
     .target(name: "HeraldTestSupport", path: "Tests/HeraldTestSupport"),
@@ -43,45 +42,41 @@ var targets: [Target] = [
     .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
     .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "HeraldTesting",
-                                                       "herald", "HeraldStoreCrashChild",
-                                                       "HeraldTestSupport"],
-                swiftSettings: serverScope ? [.define("HERALD_SERVER")] : []),
+                                                       "herald", "HeraldStoreCrashChild", "HeraldTestSupport"]),
     .executableTarget(name: "HeraldStoreCrashChild", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy"],
                       path: "Tests/HeraldStoreCrashChild"),
     .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldSimulate",
                                                        "HeraldTestSupport"]),
     .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
-]
 
-// The server side: the sidecar (Hummingbird) and the PostgreSQL store (PostgresNIO).
-let serverTargets: [Target] = [
+    // The `Server` trait's targets.
     .target(
         name: "HeraldServe",
         dependencies: [
             "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldStore",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Hummingbird", package: "hummingbird", condition: server),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
+            .product(name: "Logging", package: "swift-log", condition: server),
+            .product(name: "Metrics", package: "swift-metrics", condition: server),
+            .product(name: "Prometheus", package: "swift-prometheus", condition: server),
+            .product(name: "NIOPosix", package: "swift-nio", condition: server),
         ]
     ),
     .testTarget(
         name: "HeraldServeTests",
         dependencies: [
             "HeraldServe", "HeraldEngine", "HeraldStore", "HeraldSQLite", "herald", "HeraldTestSupport",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+            .product(name: "Logging", package: "swift-log", condition: server),
         ]
     ),
-    // PostgreSQL ledger store (docs/store.md): its own product, so HeraldStore and HeraldSQLite pull in no NIO.
+    // The PostgreSQL ledger store (docs/store.md): its own product, so HeraldStore and HeraldSQLite pull in no NIO.
     .target(
         name: "HeraldPostgres",
         dependencies: [
             "HeraldStore", "HeraldEngine",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
+            .product(name: "Logging", package: "swift-log", condition: server),
         ]
     ),
     // Decides a run of triggers against a store from one OS process (tests that share a store between processes, benchmarks).
@@ -94,7 +89,8 @@ let serverTargets: [Target] = [
     .executableTarget(
         name: "herald-ledger-bench",
         dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres",
-                       .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+                       .product(name: "NIOCore", package: "swift-nio", condition: server),
+                       .product(name: "NIOPosix", package: "swift-nio", condition: server)],
         path: "Benchmarks/LedgerStore"
     ),
     .testTarget(
@@ -102,11 +98,6 @@ let serverTargets: [Target] = [
         dependencies: ["HeraldPostgres", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald-ledger-load", "HeraldTestSupport"]
     ),
 ]
-if serverScope { targets += serverTargets }
-
-for index in targets.indices where targets[index].type != .system {
-    targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + swiftSettings
-}
 
 let package = Package(
     name: "Herald",
@@ -119,15 +110,17 @@ let package = Package(
         .library(name: "HeraldStore", targets: ["HeraldStore"]),
         .library(name: "HeraldSQLite", targets: ["HeraldSQLite"]),
         .library(name: "HeraldSimulate", targets: ["HeraldSimulate"]),
-        .executable(name: "herald", targets: ["herald"]),
-    ] + (serverScope ? [
         .library(name: "HeraldServe", targets: ["HeraldServe"]),
         .library(name: "HeraldPostgres", targets: ["HeraldPostgres"]),
-    ] : []),
+        .executable(name: "herald", targets: ["herald"]),
+    ],
+    traits: [
+        .trait(name: "Server", description: "herald serve (Hummingbird 2) and the PostgreSQL ledger store (PostgresNIO)"),
+        .default(enabledTraits: ["Server"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-    ] + (serverScope ? [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -135,6 +128,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-    ] : []),
-    targets: targets
+    ],
+    targets: targets.map { target in
+        if target.type != .system { target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings }
+        return target
+    }
 )

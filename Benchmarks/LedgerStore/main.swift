@@ -1,3 +1,4 @@
+#if Server
 // herald-ledger-bench: decide-and-record throughput and latency of a ledger store with a
 // seeded ledger (docs/performance.md § Ledger stores).
 //
@@ -206,3 +207,4 @@ print(String(format: "cpu: herald %.2f s (%.0f decisions per CPU-second)", cpu, 
       + (serverPID > 0 ? String(format: ", server %.2f s; both %.0f decisions per CPU-second", serverSeconds,
                                 Double(latencies.count) / (cpu + serverSeconds)) : ""))
 if let postgres = store as? PostgresLedgerStore { await postgres.close() }
+#endif

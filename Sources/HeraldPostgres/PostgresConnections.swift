@@ -1,3 +1,4 @@
+#if Server
 internal import Logging
 internal import PostgresNIO
 internal import HeraldStore
@@ -193,3 +194,4 @@ final class PostgresConnections: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 internal import Logging
 internal import PostgresNIO
 internal import HeraldStore
@@ -215,3 +216,4 @@ final class PostgresDeadline: Sendable {
         pending?(failure)
     }
 }
+#endif

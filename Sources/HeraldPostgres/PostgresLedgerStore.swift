@@ -1,3 +1,4 @@
+#if Server
 public import HeraldEngine
 public import HeraldStore
 public import Logging
@@ -593,3 +594,4 @@ public final class PostgresLedgerStore: LedgerStore {
         return attoseconds == 0 ? "\(seconds) s" : "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 internal import Foundation
 internal import PostgresNIO
 
@@ -108,3 +109,4 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         )
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 internal import Logging
 internal import PostgresNIO
 
@@ -398,3 +399,4 @@ enum PostgresSchema {
         }
     }
 }
+#endif

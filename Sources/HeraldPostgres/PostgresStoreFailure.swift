@@ -1,3 +1,4 @@
+#if Server
 internal import PostgresNIO
 
 /// What went wrong talking to PostgreSQL, before it becomes the store's error (one mapping, in
@@ -83,3 +84,4 @@ enum PostgresStoreFailure: Error, Sendable, Equatable {
         }
     }
 }
+#endif

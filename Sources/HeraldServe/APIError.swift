@@ -1,3 +1,4 @@
+#if Server
 public import HeraldEngine
 public import HTTPTypes
 public import Hummingbird
@@ -94,3 +95,4 @@ extension APIError {
         return APIError(.unprocessableContent, code: code, message: message.isEmpty ? "invalid request" : message, field: first?.path)
     }
 }
+#endif

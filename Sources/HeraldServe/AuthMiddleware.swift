@@ -1,3 +1,4 @@
+#if Server
 import HTTPTypes
 public import Hummingbird
 
@@ -21,3 +22,4 @@ public struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 }
+#endif

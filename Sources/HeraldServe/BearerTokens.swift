@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 
 /// The bearer tokens a server accepts (`--tokens FILE`: one token a line; blank lines and lines
@@ -52,3 +53,4 @@ public struct BearerTokens: Sendable {
         return difference == 0 ? 1 : 0
     }
 }
+#endif

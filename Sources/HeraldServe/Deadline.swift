@@ -1,3 +1,4 @@
+#if Server
 import HeraldStore
 
 /// Runs an operation with a time limit, answering at the limit even when the operation does not
@@ -125,3 +126,4 @@ final class Watchdog: Sendable {
         }
     }
 }
+#endif

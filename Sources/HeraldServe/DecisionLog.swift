@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import Synchronization
@@ -48,3 +49,4 @@ public final class DecisionLog: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import HeraldEngine
 import HeraldStore
 
@@ -39,3 +40,4 @@ struct EventRequest: Sendable {
         self.at = at
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import HeraldEngine
 import HTTPTypes
 import Hummingbird
@@ -38,3 +39,4 @@ extension HeraldServer {
         return response
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import NIOCore
 import NIOPosix
 
@@ -15,3 +16,4 @@ extension HeraldServer {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 }
+#endif

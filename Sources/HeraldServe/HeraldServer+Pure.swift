@@ -1,3 +1,4 @@
+#if Server
 import HeraldEngine
 import HeraldSyntax
 import HTTPTypes
@@ -37,3 +38,4 @@ extension HeraldServer {
         addStoreRoutes(to: router)
     }
 }
+#endif

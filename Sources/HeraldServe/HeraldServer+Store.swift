@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldStore
@@ -195,3 +196,4 @@ extension HTTPField.Name {
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import HTTPTypes
 public import Hummingbird
 import HeraldEngine
@@ -95,3 +96,4 @@ public struct HeraldServer: Sendable {
         return (policy, engine)
     }
 }
+#endif

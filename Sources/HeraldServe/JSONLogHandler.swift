@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 public import Logging
@@ -62,3 +63,4 @@ public struct JSONLogHandler: LogHandler {
         return base.hasSuffix("Z") ? String(base.dropLast()) + "." + padded + "Z" : base
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 /// Where the server listens: `127.0.0.1:8080`, `[::1]:8080`, `localhost:8080` or `0.0.0.0:8080`.
 public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     public var host: String
@@ -45,3 +46,4 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
+#endif

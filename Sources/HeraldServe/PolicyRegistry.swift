@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 public import HeraldStore
 import HeraldEngine
@@ -155,3 +156,4 @@ public final class PolicyRegistry: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -35,3 +36,4 @@ struct PolicyWatcher: Service {
         }
     }
 }
+#endif

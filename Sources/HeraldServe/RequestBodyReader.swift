@@ -1,3 +1,4 @@
+#if Server
 import HeraldEngine
 import Hummingbird
 import NIOCore
@@ -35,3 +36,4 @@ struct RequestBodyReader: Sendable {
         return json
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -79,3 +80,4 @@ public struct RequestIDMiddleware: RouterMiddleware {
 extension HTTPField.Name {
     static let xRequestID = HTTPField.Name("X-Request-Id")!
 }
+#endif

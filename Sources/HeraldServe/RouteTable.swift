@@ -1,3 +1,4 @@
+#if Server
 import HTTPTypes
 
 /// The server's routes as path patterns and methods (docs/serve.md, docs/openapi.yaml), so that a
@@ -43,3 +44,4 @@ struct RouteTable: Sendable {
         return methods
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 /// How `herald serve` runs: values only, checked by `validated()` before anything listens.
 public struct ServeConfiguration: Sendable {
     /// The directory whose bundles are served (`policies/`, or one bundle directory).
@@ -31,3 +32,4 @@ public struct ServeConfiguration: Sendable {
         return self
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CoreMetrics
 import Foundation
 public import Prometheus
@@ -72,3 +73,4 @@ public struct ServeMetrics: Sendable {
         registry.emitToBuffer()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 public import Hummingbird
 public import Logging
 
@@ -11,3 +12,4 @@ public struct ServeRequestContext: RequestContext {
         coreContext = .init(source: source)
     }
 }
+#endif

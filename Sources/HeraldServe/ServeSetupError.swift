@@ -1,3 +1,4 @@
+#if Server
 /// A problem with how the server was asked to start, found before it listens. The CLI prints the
 /// description and exits 64.
 public enum ServeSetupError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -25,3 +26,4 @@ public enum ServeSetupError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 public import HeraldEngine
 public import HeraldStore
 import HeraldSyntax
@@ -55,3 +56,4 @@ struct FileStamp: Sendable, Equatable {
     var modified: Int
     var size: Int
 }
+#endif

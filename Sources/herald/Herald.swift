@@ -12,13 +12,13 @@ struct Herald: AsyncParsableCommand {
         subcommands: subcommands
     )
 
-    /// `serve` is built in unless the package was built with `HERALD_SCOPE=embedded` (Package.swift).
+    /// `serve` is built in with the `Server` trait (on by default; Package.swift).
     static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
             Validate.self, Test.self, Decide.self, Explain.self, PlanCommand.self, ReconcileCommand.self, PromptCommand.self, Schema.self,
             EventCommand.self, LedgerCommand.self, Simulate.self, DiffCommand.self,
         ]
-        #if HERALD_SERVER
+        #if Server
         commands.append(Serve.self)
         #endif
         return commands

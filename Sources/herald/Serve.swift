@@ -1,4 +1,4 @@
-#if HERALD_SERVER
+#if Server
 import ArgumentParser
 import Foundation
 import HeraldServe
@@ -51,7 +51,7 @@ struct Serve: AsyncParsableCommand {
         // Before anything is served: handlers then run on the event loop that read their request
         // (HeraldServer.runTasksOnEventLoops, docs/serve.md), unless the store writes its file on
         // the caller's thread (SQLite): a commit or a checkpoint would then stall every
-        // connection of that loop (measured: p99 1.2 s and wrk timeouts at full load).
+        // connection of that loop.
         if case .sqlite = try? StoreLocation(parsing: store) {} else { _ = HeraldServer.runTasksOnEventLoops() }
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("unknown log level `\(logLevel)`; use trace, debug, info, notice, warning, error or critical")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldEngine
-#if HERALD_SERVER
+#if Server
 import HeraldPostgres
 #endif
 import HeraldSQLite
@@ -23,10 +23,10 @@ enum StoreOpener {
         case .sqlite(let path): return try SQLiteLedgerStore(path: path)
         case .memory: return InMemoryLedgerStore()
         case .postgres:
-            #if HERALD_SERVER
+            #if Server
             return try await PostgresLedgerStore(url: text)
             #else
-            throw StoreError(.badURL, "this herald was built with HERALD_SCOPE=embedded, without PostgreSQL: use `sqlite:PATH`")
+            throw StoreError(.badURL, "this herald was built without the `Server` trait, so without PostgreSQL: use `sqlite:PATH`")
             #endif
         }
     }

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 @testable import HeraldPostgres
@@ -172,3 +173,4 @@ struct PostgresConcurrencyTests {
             || (outcome == "nothing was recorded" && error.message.hasPrefix("cannot connect to PostgreSQL at"))
     }
 }
+#endif

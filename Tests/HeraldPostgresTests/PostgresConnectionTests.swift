@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 @testable import HeraldPostgres
 import HeraldStore
@@ -118,3 +119,4 @@ private struct URLParts {
         self.components = components
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldPolicy
@@ -67,3 +68,4 @@ enum PostgresFixtures {
     /// The built `herald-ledger-load` (BuiltProducts.executable).
     static var loadBinary: String? { BuiltProducts.executable("herald-ledger-load") }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Dispatch
 import HeraldEngine
 @testable import HeraldPostgres
@@ -223,3 +224,4 @@ struct PostgresLedgerStoreTests {
         }
     }
 }
+#endif

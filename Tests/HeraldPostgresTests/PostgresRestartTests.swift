@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldTestSupport
@@ -134,3 +135,4 @@ private struct OwnServer {
         return text
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 @testable import HeraldPostgres
 import PostgresNIO
@@ -65,3 +66,4 @@ enum PostgresTestServer {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 @testable import HeraldServe
 import Synchronization
 import Testing
@@ -72,3 +73,4 @@ import Testing
         }
     }
 }
+#endif

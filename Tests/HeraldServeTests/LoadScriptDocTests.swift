@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Testing
 
@@ -24,3 +25,4 @@ import Testing
         #expect(scriptModes == docModes)
     }
 }
+#endif

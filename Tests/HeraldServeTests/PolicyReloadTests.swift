@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldServe
@@ -73,3 +74,4 @@ import Testing
         #expect(throws: ServeSetupError.self) { try ServeFixtures.server(policies: directory + "/missing") }
     }
 }
+#endif

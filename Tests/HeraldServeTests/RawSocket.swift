@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -62,3 +63,4 @@ final class RawSocket {
         }
     }
 }
+#endif

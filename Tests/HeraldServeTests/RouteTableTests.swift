@@ -1,3 +1,4 @@
+#if Server
 import HeraldEngine
 @testable import HeraldServe
 import HTTPTypes
@@ -83,3 +84,4 @@ import Testing
         #expect(table.methods(for: "") == [])
     }
 }
+#endif

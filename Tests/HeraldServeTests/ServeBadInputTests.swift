@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldServe
@@ -134,3 +135,4 @@ import Testing
         #expect(throws: ServeSetupError.self) { try BearerTokens.load(path + ".missing") }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldServe
@@ -68,3 +69,4 @@ enum ServeFixtures {
         try json(response)["error"]?["code"]?.stringValue
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldTestSupport
@@ -66,3 +67,4 @@ struct ServeProcessError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
 }
+#endif

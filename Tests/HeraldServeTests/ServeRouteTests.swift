@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldServe
@@ -144,3 +145,4 @@ import Testing
         #expect(first["request_id"]?.stringValue?.isEmpty == false)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldSQLite
@@ -84,3 +85,4 @@ import Testing
         #expect(server.stderr.contains("store closed"))
     }
 }
+#endif

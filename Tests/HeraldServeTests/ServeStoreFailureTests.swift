@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HeraldEngine
 import HeraldServe
@@ -90,3 +91,4 @@ final class FlakyStore: LedgerStore {
         }
     }
 }
+#endif

@@ -88,7 +88,7 @@ import Testing
         #expect(corrupt.stderr.hasPrefix("error[H0701]: `\(garbage.path)` is not a Herald SQLite database or is damaged"))
         // Nothing listens on port 1: a clear error naming the server, not a hang or a crash.
         let postgres = try herald(["ledger", "show", "--store", "postgres://herald@127.0.0.1:1/herald", "--user", "u1"])
-        #if HERALD_SERVER
+        #if Server
         #expect(postgres.status == 1 && postgres.stderr.hasPrefix("error[H0702]: cannot connect to PostgreSQL at `postgres://herald@127.0.0.1:1/herald`"))
         #else
         #expect(postgres.status == 64 && postgres.stderr.contains("H0705") && postgres.stderr.contains("without PostgreSQL"))

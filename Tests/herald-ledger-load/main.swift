@@ -1,3 +1,4 @@
+#if Server
 // herald-ledger-load: decides a run of triggers for one user against a ledger store, in one
 // process, for the tests that share a store between OS processes and for measuring a store
 // (docs/store.md). Not part of the `herald` CLI: a test and benchmark driver.
@@ -109,3 +110,4 @@ do {
 let list = errors.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
 print("{\"decided\": \(decided), \"scheduled\": \(scheduled), \"suppressed\": \(suppressed), \"replayed\": \(replayed), \"failed\": \(failed), \"errors\": [\(list.joined(separator: ", "))]}")
 exit(failed == 0 ? 0 : 1)
+#endif
