@@ -138,35 +138,32 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
-    /// `UnitOfWork.resolve` followed by `apply`, with the key lookup left to the unique index when
-    /// a proposal inserts one entry and changes nothing else (a decision's usual proposal): the
-    /// entry is inserted at once, and only if a live entry outside the snapshot already holds its
-    /// key (the `INSERT` fails, leaving nothing: SQLite undoes a failed statement) are the
-    /// colliding entries read and the decision asked again, as `resolve` does before inserting.
-    /// Any other proposal looks its keys up first. Saves a statement per unit.
+    /// The unit's proposals (`UnitOfWork`) applied, with the key lookup left to the unique index
+    /// when a proposal inserts one entry and changes nothing else (a decision's usual proposal):
+    /// the entry is inserted at once, and only if a live entry outside the snapshot already holds
+    /// its key (the `INSERT` fails, leaving nothing: SQLite undoes a failed statement) are the
+    /// colliding entries read and the decision asked again. Any other proposal looks its keys up
+    /// first. Saves a statement per unit.
     static func resolveAndApply<Value>(
         _ db: Database, user: String, snapshot: [LedgerRecord], now: Int,
         decide: ([LedgerRecord]) throws -> (LedgerProposal, Value)
     ) throws -> (LedgerProposal, Value) {
-        var snapshot = snapshot
-        var seen = Set(snapshot.lazy.filter(\.isLive).map(\.entry.key))
-        for _ in 0 ..< UnitOfWork.maximumRounds {
-            let (proposal, value) = try decide(snapshot)
-            let unseen = proposal.insert.map(\.key).filter { !seen.contains($0) }
+        var unit = UnitOfWork<Value>(snapshot: snapshot)
+        while true {
+            let proposal = try unit.propose(decide)
+            let unseen = unit.unseenKeys
             if unseen.count == 1, proposal.insert.count == 1, proposal.update.isEmpty, proposal.cancel.isEmpty,
                try insertUnlessLive(proposal.insert[0], db: db, user: user, now: now)
             {
-                return (proposal, value)
+                return unit.result
             }
             let colliding = unseen.isEmpty ? [] : try liveEntries(db, user: user, keys: unseen)
             if colliding.isEmpty {
                 try apply(proposal, db: db, user: user, now: now)
-                return (proposal, value)
+                return unit.result
             }
-            snapshot += colliding
-            for record in colliding { seen.insert(record.entry.key) }
+            unit.add(colliding)
         }
-        throw StoreError(.keyConflict, "a decision kept inserting keys the user's ledger already holds")
     }
 
     /// Inserts `entry`; false (nothing inserted) when a constraint refuses it, which for an entry

@@ -49,14 +49,20 @@ public final class InMemoryLedgerStore: LedgerStore {
             // copied, so that a failed unit leaves them as they were.
             var rows = users.removeValue(forKey: user) ?? UserRows()
             defer { if !rows.records.isEmpty || !rows.responses.isEmpty { users[user] = rows } }
-            let snapshot = rows.records.filter { read.includes($0.entry) }
-            let (proposal, value) = try UnitOfWork.resolve(snapshot: snapshot, decide: decide) { keys in
-                let wanted = Set(keys)
-                return rows.records.filter { $0.isLive && wanted.contains($0.entry.key) }
+            var unit = UnitOfWork<Value>(snapshot: rows.records.filter { read.includes($0.entry) })
+            while true {
+                let proposal = try unit.propose(decide)
+                let wanted = Set(unit.unseenKeys)
+                let colliding = wanted.isEmpty ? [] : rows.records.filter { $0.isLive && wanted.contains($0.entry.key) }
+                if colliding.isEmpty {
+                    var records = rows.records
+                    try Self.apply(proposal, to: &records, user: user, now: now)
+                    rows.records = records
+                    break
+                }
+                unit.add(colliding)
             }
-            var records = rows.records
-            try Self.apply(proposal, to: &records, user: user, now: now)
-            rows.records = records
+            let (proposal, value) = unit.result
             if let requestKey { rows.responses[requestKey] = (proposal.response, now) }
             return LedgerCommit(response: proposal.response, replayed: false, value: value, inserted: proposal.insert)
         }

@@ -1,51 +1,65 @@
-/// The store-independent half of `LedgerStore.commit`: calling `decide` until no key it
-/// inserts collides with a live entry outside the snapshot. Stores call it inside their
-/// transaction with their own key lookup.
-public enum UnitOfWork {
-    /// How many times `decide` may be asked again before the store gives up (each round adds
-    /// the colliding entries, which the engine then reports as duplicates).
-    public static let maximumRounds = 4
+/// The store-independent half of `LedgerStore.commit`: ask `decide` until no key its proposal
+/// inserts collides with a live entry outside the snapshot.
+///
+/// Every store drives it the same way inside its own transaction (synchronous in SQLite and in
+/// memory, asynchronous in PostgreSQL, which is why this is a value to step rather than a loop
+/// taking closures):
+/// ```swift
+/// var unit = UnitOfWork<Value>(snapshot: snapshot)
+/// while true {
+///     let proposal = try unit.propose(decide)
+///     let colliding = try write(proposal, unseen: unit.unseenKeys)  // the store's primitive
+///     if colliding.isEmpty { return unit.result }
+///     unit.add(colliding)
+/// }
+/// ```
+/// The store's write either records the proposal (and returns no entries) or writes nothing and
+/// returns the user's live entries that hold any of `unseenKeys`.
+public struct UnitOfWork<Value> {
+    /// How many proposals a unit may make before the store gives up (each round adds the
+    /// colliding entries, which the engine then reports as duplicates).
+    public static var maximumRounds: Int { 4 }
 
-    /// Runs `decide` over `snapshot`, looking up the keys it inserts with `liveEntries` (the
-    /// user's live entries holding any of the keys), and repeats with the colliding entries
-    /// added until nothing collides.
-    /// - Returns: the final proposal and value.
-    /// - Throws: what `decide` or `liveEntries` throw; `StoreError.keyConflict` after
-    ///   `maximumRounds`.
-    public static func resolve<Value>(
-        snapshot: [LedgerRecord],
-        decide: ([LedgerRecord]) throws -> (LedgerProposal, Value),
-        liveEntries: ([String]) throws -> [LedgerRecord]
-    ) throws -> (LedgerProposal, Value) {
-        var snapshot = snapshot
-        var seen = Set(snapshot.lazy.filter(\.isLive).map(\.entry.key))
-        for _ in 0 ..< maximumRounds {
-            let (proposal, value) = try decide(snapshot)
-            let unseen = proposal.insert.map(\.key).filter { !seen.contains($0) }
-            let colliding = unseen.isEmpty ? [] : try liveEntries(unseen)
-            if colliding.isEmpty { return (proposal, value) }
-            snapshot += colliding
-            for record in colliding { seen.insert(record.entry.key) }
-        }
-        throw StoreError(.keyConflict, "a decision kept inserting keys the user's ledger already holds")
+    /// What `decide` reads: the entries the store read, plus those that collided since.
+    public private(set) var snapshot: [LedgerRecord]
+    /// Keys the snapshot's live entries hold.
+    private var seen: Set<String>
+    private var rounds = 0
+    private var last: (proposal: LedgerProposal, value: Value)?
+
+    public init(snapshot: [LedgerRecord]) {
+        self.snapshot = snapshot
+        self.seen = Set(snapshot.lazy.filter(\.isLive).map(\.entry.key))
     }
 
-    /// `resolve` with an asynchronous key lookup (a store whose driver is asynchronous).
-    public static func resolve<Value>(
-        snapshot: [LedgerRecord],
-        decide: ([LedgerRecord]) throws -> (LedgerProposal, Value),
-        liveEntries: ([String]) async throws -> [LedgerRecord]
-    ) async throws -> (LedgerProposal, Value) {
-        var snapshot = snapshot
-        var seen = Set(snapshot.lazy.filter(\.isLive).map(\.entry.key))
-        for _ in 0 ..< maximumRounds {
-            let (proposal, value) = try decide(snapshot)
-            let unseen = proposal.insert.map(\.key).filter { !seen.contains($0) }
-            let colliding = unseen.isEmpty ? [] : try await liveEntries(unseen)
-            if colliding.isEmpty { return (proposal, value) }
-            snapshot += colliding
-            for record in colliding { seen.insert(record.entry.key) }
+    /// Decides over the snapshot (`decide` is the unit's, the same closure every round).
+    /// - Throws: what `decide` throws; `StoreError.keyConflict` once `maximumRounds` proposals
+    ///   have collided.
+    public mutating func propose(_ decide: ([LedgerRecord]) throws -> (LedgerProposal, Value)) throws -> LedgerProposal {
+        guard rounds < Self.maximumRounds else {
+            throw StoreError(.keyConflict, "a decision kept inserting keys the user's ledger already holds")
         }
-        throw StoreError(.keyConflict, "a decision kept inserting keys the user's ledger already holds")
+        rounds += 1
+        let (proposal, value) = try decide(snapshot)
+        last = (proposal, value)
+        return proposal
+    }
+
+    /// The keys the last proposal inserts that no live entry of the snapshot holds: the store
+    /// checks these against the rest of the user's ledger.
+    public var unseenKeys: [String] {
+        (last?.proposal.insert ?? []).map(\.key).filter { !seen.contains($0) }
+    }
+
+    /// Adds the live entries that hold unseen keys, for the next proposal.
+    public mutating func add(_ colliding: [LedgerRecord]) {
+        snapshot += colliding
+        for record in colliding { seen.insert(record.entry.key) }
+    }
+
+    /// The last proposal and its value (after `propose()`).
+    public var result: (LedgerProposal, Value) {
+        guard let last else { preconditionFailure("UnitOfWork.result before propose()") }
+        return (last.proposal, last.value)
     }
 }
