@@ -249,7 +249,7 @@ struct Reader {
         case .sequence(let items):
             return .array(items.map { value($0) })
         case .scalar:
-            return .literal(Self.json(node))
+            return .literal(JSON(yaml: node))
         }
     }
 
@@ -281,8 +281,7 @@ struct Reader {
                     diagnostics.error(.scenarioPick, "each `pick` entry must be `text: weight` (`Europe/Berlin: 0.3`) or `[value, weight]` (`[2, 0.75]`)", at: item.span)
                     continue
                 }
-                guard let text = weightNode.scalar?.value, weightNode.scalar?.style == .plain, let weight = Double(text),
-                      weight.isFinite, weight > 0 else {
+                guard let weight = weightNode.plainValue?.number, weight > 0 else {
                     diagnostics.error(.scenarioPick, "the weight of `\(label)` must be a positive number, not `\(weightNode.scalar?.value ?? weightNode.shapeDescription)`", at: weightNode.span)
                     continue
                 }
@@ -338,23 +337,6 @@ struct Reader {
         }
     }
 
-    static func json(_ node: YAMLNode) -> JSON {
-        guard let scalar = node.scalar else { return .null }
-        if node.isNull { return .null }
-        return json(scalar: scalar.value, plain: scalar.style == .plain)
-    }
-
-    /// Plain `true`/`false` are booleans, plain integers and decimals numbers; the rest strings.
-    static func json(scalar text: String, plain: Bool) -> JSON {
-        guard plain else { return .string(text) }
-        if text == "true" { return .bool(true) }
-        if text == "false" { return .bool(false) }
-        if text == "null" || text == "~" { return .null }
-        if let n = Int(text) { return .int(n) }
-        if text.contains("."), let d = Double(text), d.isFinite { return .double(d) }
-        return .string(text)
-    }
-
     // MARK: Scalars
 
     mutating func mapping(_ node: YAMLNode, _ message: String) -> [YAMLPair]? {
@@ -384,7 +366,7 @@ struct Reader {
     }
 
     mutating func integer(_ node: YAMLNode, _ what: String, _ range: ClosedRange<Int>) -> Int? {
-        guard let text = node.scalar?.value, node.scalar?.style == .plain, let n = Int(text) else {
+        guard case .int(let n)? = node.plainValue else {
             diagnostics.error(.scenarioNumber, "\(what) must be a whole number, not `\(node.scalar?.value ?? node.shapeDescription)`", at: node.span)
             return nil
         }
@@ -396,7 +378,7 @@ struct Reader {
     }
 
     mutating func number(_ node: YAMLNode, _ what: String, _ range: ClosedRange<Double>) -> Double? {
-        guard let text = node.scalar?.value, node.scalar?.style == .plain, let n = Double(text), n.isFinite else {
+        guard let text = node.scalar?.value, let n = node.plainValue?.number else {
             diagnostics.error(.scenarioNumber, "\(what) must be a number, not `\(node.scalar?.value ?? node.shapeDescription)`", at: node.span)
             return nil
         }

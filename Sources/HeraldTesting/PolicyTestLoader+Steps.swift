@@ -273,14 +273,14 @@ extension PolicyTestLoader {
                 if ok { diagnostics.error(.testLocalTimeRange, "a `localTime` range needs both `from` and `to`", at: node.span) }
                 return .handled(nil)
             }
-            return .handled([Expectation(key: "localTime", check: .localTimeRange(from: from, to: to), expected: YAMLJSON.json(node), span: node.span)])
+            return .handled([Expectation(key: "localTime", check: .localTimeRange(from: from, to: to), expected: JSON(yaml: node), span: node.span)])
         case "batch" where node["sameAs"] != nil:
             let sameAs = node["sameAs"]!
             guard !context.inBlock else {
                 diagnostics.error(.testSameBatch, "`sameAs` compares trigger steps; in a plan, check the batch in `batches`", at: sameAs.span)
                 return .handled(nil)
             }
-            guard case .int(let number) = YAMLJSON.json(sameAs), number >= 1, number - 1 < context.step,
+            guard case .int(let number) = JSON(yaml: sameAs), number >= 1, number - 1 < context.step,
                   context.triggerSteps.contains(number - 1) else {
                 diagnostics.error(.testSameBatch, "`sameAs` must be the number of an earlier trigger step (1 to \(context.step)), not `\(sameAs.scalar?.value ?? sameAs.shapeDescription)`",
                                   at: sameAs.span)
@@ -308,7 +308,7 @@ extension PolicyTestLoader {
                 diagnostics.error(.testResultList, "`\(key)` lists idempotency keys, not \(item.shapeDescription)", at: item.span)
                 ok = false
             }
-            return ok ? [Expectation(key: key, check: .keys(field: key), expected: YAMLJSON.json(node), span: node.span)] : nil
+            return ok ? [Expectation(key: key, check: .keys(field: key), expected: JSON(yaml: node), span: node.span)] : nil
         }
         var blocks: [[Expectation]] = []
         var nested = context
@@ -349,7 +349,7 @@ extension PolicyTestLoader {
                               at: pair.key.span)
             return nil
         }
-        guard case .int(let count) = YAMLJSON.json(pair.value), count >= 1 else {
+        guard case .int(let count) = JSON(yaml: pair.value), count >= 1 else {
             diagnostics.error(.testBatchMembers, "`members` must be a number of members (1 or more), not `\(pair.value.scalar?.value ?? pair.value.shapeDescription)`",
                               at: pair.value.span)
             return nil

@@ -200,7 +200,7 @@ public enum PolicyTestLoader {
                 ok = false
             }
         }
-        return ok ? YAMLJSON.json(node) : nil
+        return ok ? JSON(yaml: node) : nil
     }
 
     /// Request fields that are instants.
@@ -231,7 +231,7 @@ public enum PolicyTestLoader {
     /// (`prompt` not `true`, or a trigger field in a prompt step).
     static func promptStep(_ node: YAMLNode, diagnostics: inout Diagnostics) -> Bool? {
         guard let pairs = node.mapping, let flag = pairs.first(where: { $0.key.value == "prompt" }) else { return false }
-        guard YAMLJSON.json(flag.value) == .bool(true) else {
+        guard JSON(yaml: flag.value) == .bool(true) else {
             diagnostics.error(.testFileStructure, "`prompt` in `when` must be `true` (a prompt step); leave it out for a trigger",
                               at: flag.value.span)
             return nil
@@ -295,16 +295,16 @@ public enum PolicyTestLoader {
                     }
                 }
             case "localTime":
-                result.append(Expectation(key: key, check: .localTime, expected: YAMLJSON.json(pair.value), span: pair.value.span))
+                result.append(Expectation(key: key, check: .localTime, expected: JSON(yaml: pair.value), span: pair.value.span))
             case "localDate":
-                result.append(Expectation(key: key, check: .localDate, expected: YAMLJSON.json(pair.value), span: pair.value.span))
+                result.append(Expectation(key: key, check: .localDate, expected: JSON(yaml: pair.value), span: pair.value.span))
             case _ where notificationKeys.contains(key):
-                result.append(Expectation(key: key, check: .equals(path: ["notification", key]), expected: YAMLJSON.json(pair.value), span: pair.value.span))
+                result.append(Expectation(key: key, check: .equals(path: ["notification", key]), expected: JSON(yaml: pair.value), span: pair.value.span))
             case "requestError" where pair.value.scalar != nil:
                 // `requestError: prefs.maxPerDay`: the request is refused with a problem at that path.
-                result.append(Expectation(key: key, check: .equals(path: [key, "path"]), expected: YAMLJSON.json(pair.value), span: pair.value.span))
+                result.append(Expectation(key: key, check: .equals(path: [key, "path"]), expected: JSON(yaml: pair.value), span: pair.value.span))
             case "rule" where pair.value.scalar != nil:
-                result.append(Expectation(key: "rule", check: .equals(path: ["rule", "id"]), expected: YAMLJSON.json(pair.value), span: pair.value.span))
+                result.append(Expectation(key: "rule", check: .equals(path: ["rule", "id"]), expected: JSON(yaml: pair.value), span: pair.value.span))
             default:
                 flatten(pair.value, path: [key], into: &result)
             }
@@ -317,27 +317,7 @@ public enum PolicyTestLoader {
         if let pairs = node.mapping {
             for pair in pairs { flatten(pair.value, path: path + [pair.key.value], into: &result) }
         } else {
-            result.append(Expectation(key: path.joined(separator: "."), check: .equals(path: path), expected: YAMLJSON.json(node), span: node.span))
-        }
-    }
-}
-
-/// Located YAML → the engine's JSON: plain `true`/`false` are booleans, plain integers numbers,
-/// plain `null`/`~`/empty null; everything else (quoted or not) is a string.
-enum YAMLJSON {
-    static func json(_ node: YAMLNode) -> JSON {
-        switch node.kind {
-        case .mapping(let pairs):
-            return .object(pairs.map { JSON.Member($0.key.value, json($0.value)) })
-        case .sequence(let items):
-            return .array(items.map(json))
-        case .scalar(let scalar):
-            guard scalar.style == .plain else { return .string(scalar.value) }
-            if node.isNull { return .null }
-            if scalar.value == "true" { return .bool(true) }
-            if scalar.value == "false" { return .bool(false) }
-            if let n = Int(scalar.value) { return .int(n) }
-            return .string(scalar.value)
+            result.append(Expectation(key: path.joined(separator: "."), check: .equals(path: path), expected: JSON(yaml: node), span: node.span))
         }
     }
 }

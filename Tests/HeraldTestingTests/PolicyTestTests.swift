@@ -132,7 +132,7 @@ struct PolicyTestTests {
 
     @Test func yamlScalarsBecomeTypedJSON() throws {
         let root = try #require(YAMLReader.read(SourceFile(path: "t", text: "a: true\nb: 3\nc: '3'\nd: null\ne: x\nf: [1, two]\n")).root)
-        let json = YAMLJSON.json(root)
+        let json = JSON(yaml: root)
         #expect(json["a"] == .bool(true))
         #expect(json["b"] == .int(3))
         #expect(json["c"] == .string("3"))

@@ -19,7 +19,7 @@ extension Compilation {
         keys.foreground = f["foreground"].flatMap { reader.enumValue($0, what: "`foreground`", as: ForegroundPresentation.self) }
         keys.osChannel = f["osChannel"].flatMap { reader.string($0, what: "`osChannel`") }
         if let node = f["relevance"], let scalar = reader.scalar(node, what: "`relevance`") {
-            if let value = Double(scalar.value), value >= 0, value <= 1 {
+            if let value = PlainValue(scalar).number, value >= 0, value <= 1 {
                 keys.relevance = value
             } else {
                 reader.diagnostics.error(.relevanceOutOfRange, "`relevance` of `\(owner)` is `\(scalar.value)`; write a number from 0 to 1, as in `0.8`",

@@ -176,10 +176,7 @@ struct NodeReader {
     // MARK: Parsing (pure)
 
     static func parseInt(_ text: String) -> Int? {
-        var digits = Substring(text)
-        if digits.first == "-" { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(text)
+        PlainValue.integer(text)
     }
 
     /// `30s`, `15m`, `48h`, `7d`, `2w`, `1h30m`; units in any order but each at most once.

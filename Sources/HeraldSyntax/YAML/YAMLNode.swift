@@ -40,7 +40,7 @@ public struct YAMLNode: Sendable, Hashable {
     /// A plain scalar spelled `null`, `~` or nothing at all.
     public var isNull: Bool {
         guard let s = scalar, s.style == .plain else { return false }
-        return s.value.isEmpty || s.value == "null" || s.value == "~" || s.value == "Null" || s.value == "NULL"
+        return Self.isNullSpelling(s.value)
     }
 
     /// What kind of node this is, in words, for messages (`a mapping`, `a list`, `text`).
