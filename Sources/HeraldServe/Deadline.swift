@@ -5,10 +5,8 @@ import HeraldStore
 /// stop at cancellation (a store call blocked in its driver): the operation runs in a task of its
 /// own, and whichever of it and the limit comes first resumes the caller.
 ///
-/// The limits are watched by one shared `Watchdog`, not by a sleeping timer task per call: a
-/// timer task per call (created, scheduled on a timer, cancelled and woken for every request)
-/// cost the in-memory server about 15 % of its CPU a request (291–310 against 246–257 µs,
-/// docs/performance.md).
+/// The limits are watched by one shared `Watchdog`, not by a sleeping timer task per call, which
+/// is created, scheduled, cancelled and woken for every request (its cost: docs/performance.md).
 enum Deadline {
     /// - Throws: `APIError.timeout` at the limit (the operation is cancelled), else what it throws.
     static func run<Value: Sendable>(within limit: Duration, watchdog: Watchdog = .shared,

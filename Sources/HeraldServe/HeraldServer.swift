@@ -42,7 +42,12 @@ public struct HeraldServer: Sendable {
     /// The router with every route and middleware.
     public func router() -> Router<ServeRequestContext> {
         let router = Router(context: ServeRequestContext.self)
-        router.add(middleware: RequestIDMiddleware(metrics: metrics))
+        // Outermost first: each sees the answer of the ones after it, so logging and metrics see
+        // every error as the JSON response the client got.
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: LogRequestMiddleware())
+        router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
+        router.add(middleware: JSONErrorMiddleware())
         if let tokens = configuration.tokens {
             router.add(middleware: AuthMiddleware(tokens: tokens))
         }
