@@ -4,32 +4,15 @@ import GRDB
 /// Copies the store's write-ahead log into the database file in the background, on a connection
 /// of its own, so that no unit of work waits for a checkpoint (docs/store.md § SQLite).
 ///
-/// SQLite's automatic checkpoint runs in the writer right after a commit, on the thread that
-/// committed: the units of that batch, and every unit waiting for the writer, wait for it (4,000
-/// pages and two `fdatasync`s: the longest units, 20–60 ms). Here the writer's automatic
-/// checkpoint is off; every `everyUnits` committed units a `PASSIVE` checkpoint runs on this
-/// connection, on a thread of its own (started with the first checkpoint; not the cooperative
-/// pool, where a busy server could keep it waiting), beside the writer: it copies what the log
-/// holds and never blocks a writer or a reader.
+/// The writer's automatic checkpoint is off. Every `everyUnits` committed units a `PASSIVE`
+/// checkpoint runs here, on a thread of its own (not the cooperative pool, where a busy server
+/// could keep it waiting); it never blocks a writer or a reader.
 ///
-/// A checkpoint beside a busy writer never finds the end of the log still (the writer appends
-/// while it copies), and SQLite starts the log again from its beginning only at a write that
-/// finds all of it copied; so under steady load the log would grow without end. When the last
-/// background checkpoint saw more than `writerCheckpointPages` in the log, the background
-/// catches up first: checkpoints run one after another, each copying what the writer appended
-/// while the one before ran, so each is shorter than the one before (copying a page costs less
-/// than the unit that wrote it). Once the last one found at most `catchUpPages` new pages in
-/// the log (or after `maximumCatchUpRounds`), the writer checkpoints itself after its next
-/// commit, while no unit writes: it copies only the few pages appended since, and its next
-/// transaction starts the log again. So the log stays near that size, and the writer's own
-/// checkpoints are rare and short. Without the catch-up, the writer's checkpoint copied
-/// everything appended during a whole background checkpoint, about 1,000–3,000 pages scattered
-/// over a million-row file (its flush of the file alone 11–16 ms in `strace -T`) while no unit
-/// ran; it now copies tens of pages, and what is left is its flush of the database file (the
-/// whole checkpoint 5–18 ms timed on this project's CI machine): SQLite flushes the file only at the end of a checkpoint that
-/// leaves nothing of the log uncopied, which none beside a busy writer does, so that flush holds
-/// every page copied since the log last started. Store benchmark, a million rows, 16 units in
-/// flight: p99 27–32 ms → 6–7 ms (docs/performance.md, fifth round).
+/// A passive checkpoint beside a busy writer never copies the whole log, and SQLite restarts the
+/// log only after one that did, so under load the log would grow without end. Once it passes
+/// `writerCheckpointPages`, checkpoints here catch up (each copies what the writer appended
+/// during the one before) until one finds at most `catchUpPages` new pages; then the writer
+/// checkpoints after its next commit, copying only those, and its next transaction restarts the log.
 ///
 /// The state is guarded by an `NSCondition`, which the thread also waits on.
 final class SQLiteCheckpointer: @unchecked Sendable {

@@ -39,7 +39,7 @@ final class DecisionExplicitFields: @unchecked Sendable {
 }
 
 /// The fields of a decision. Nothing here is an optional struct: destroying one of those
-/// goes through the type's metadata, which cost ~500 instructions a decision.
+/// goes through the type's metadata at run time.
 final class DecisionStorage: @unchecked Sendable {
     // Written only through `unique()`: a shared storage is never changed.
     var action: Decision.Action

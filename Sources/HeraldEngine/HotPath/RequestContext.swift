@@ -40,9 +40,7 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         var deliveryAt = Int.min
         /// Slots `0 ..< fieldCount` are `engine.fields`, then the type's params. The counts
         /// below are 32-bit and packed with the flag so that the header stays small: the
-        /// context is one `malloc` per decision, and one of more than 1,032 bytes misses
-        /// glibc's per-thread cache (about 400 instructions more a decision, allocating and
-        /// freeing; the Handz context is 1,024 bytes). See docs/performance.md, "Counted".
+        /// context is one `malloc` per decision, kept within glibc's per-thread cache's sizes.
         let fieldCount32: Int32
         let slotCount32: Int32
         /// How many trace records the stages wrote (the first `TraceRecords.capacity` are in
