@@ -21,14 +21,15 @@ let targets: [Target] = [
     .target(name: "HeraldSyntax", dependencies: ["CLibYAML"]),
     .target(name: "HeraldPolicy", dependencies: ["HeraldSyntax"]),
     .target(name: "HeraldEngine", dependencies: ["HeraldPolicy"], exclude: ["HotPath/README.md"]),
-    .target(name: "HeraldTesting", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine"]),
-    .target(name: "HeraldStore", dependencies: ["HeraldPolicy", "HeraldEngine"]),
+    .target(name: "HeraldContract", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine"]),
+    .target(name: "HeraldTesting", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldContract"]),
+    .target(name: "HeraldStore", dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldContract"]),
     .target(name: "HeraldSQLite", dependencies: ["HeraldStore", "HeraldEngine", .product(name: "GRDB", package: "GRDB.swift")]),
-    .target(name: "HeraldSimulate", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldStore"]),
+    .target(name: "HeraldSimulate", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldContract", "HeraldStore"]),
     .executableTarget(
         name: "herald",
         dependencies: [
-            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldTesting", "HeraldStore", "HeraldSQLite", "HeraldSimulate",
+            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldContract", "HeraldTesting", "HeraldStore", "HeraldSQLite", "HeraldSimulate",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .target(name: "HeraldServe", condition: server),
             .target(name: "HeraldPostgres", condition: server),
@@ -39,21 +40,21 @@ let targets: [Target] = [
     .target(name: "HeraldTestSupport", path: "Tests/HeraldTestSupport"),
     .testTarget(name: "HeraldSyntaxTests", dependencies: ["HeraldSyntax"]),
     .testTarget(name: "HeraldPolicyTests", dependencies: ["HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
-    .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "HeraldTesting",
+    .testTarget(name: "HeraldEngineTests", dependencies: ["HeraldEngine", "HeraldContract", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldTestingTests", dependencies: ["HeraldTesting", "HeraldEngine", "HeraldContract", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldContract", "HeraldPolicy", "HeraldSyntax", "HeraldTesting",
                                                        "herald", "HeraldStoreCrashChild", "HeraldTestSupport"]),
-    .executableTarget(name: "HeraldStoreCrashChild", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldPolicy"],
+    .executableTarget(name: "HeraldStoreCrashChild", dependencies: ["HeraldStore", "HeraldSQLite", "HeraldEngine", "HeraldContract", "HeraldPolicy"],
                       path: "Tests/HeraldStoreCrashChild"),
-    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldSimulate",
+    .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldContract", "HeraldSimulate",
                                                        "HeraldTestSupport"]),
-    .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax"]),
+    .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldStore", "HeraldEngine", "HeraldContract", "HeraldPolicy", "HeraldSyntax"]),
 
     // The `Server` trait's targets.
     .target(
         name: "HeraldServe",
         dependencies: [
-            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldStore",
+            "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldContract", "HeraldStore",
             .product(name: "Hummingbird", package: "hummingbird", condition: server),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             .product(name: "Logging", package: "swift-log", condition: server),
@@ -65,7 +66,7 @@ let targets: [Target] = [
     .testTarget(
         name: "HeraldServeTests",
         dependencies: [
-            "HeraldServe", "HeraldEngine", "HeraldStore", "HeraldSQLite", "herald", "HeraldTestSupport",
+            "HeraldServe", "HeraldEngine", "HeraldContract", "HeraldStore", "HeraldSQLite", "herald", "HeraldTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
             .product(name: "Logging", package: "swift-log", condition: server),
         ]
@@ -82,20 +83,20 @@ let targets: [Target] = [
     // Decides a run of triggers against a store from one OS process (tests that share a store between processes, benchmarks).
     .executableTarget(
         name: "herald-ledger-load",
-        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres"],
+        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldContract", "HeraldStore", "HeraldSQLite", "HeraldPostgres"],
         path: "Tests/herald-ledger-load"
     ),
     // Decide-and-record throughput and latency of a store with a seeded ledger (docs/performance.md).
     .executableTarget(
         name: "herald-ledger-bench",
-        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldStore", "HeraldSQLite", "HeraldPostgres",
+        dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldContract", "HeraldStore", "HeraldSQLite", "HeraldPostgres",
                        .product(name: "NIOCore", package: "swift-nio", condition: server),
                        .product(name: "NIOPosix", package: "swift-nio", condition: server)],
         path: "Benchmarks/LedgerStore"
     ),
     .testTarget(
         name: "HeraldPostgresTests",
-        dependencies: ["HeraldPostgres", "HeraldStore", "HeraldEngine", "HeraldPolicy", "HeraldSyntax", "herald-ledger-load", "HeraldTestSupport"]
+        dependencies: ["HeraldPostgres", "HeraldStore", "HeraldEngine", "HeraldContract", "HeraldPolicy", "HeraldSyntax", "herald-ledger-load", "HeraldTestSupport"]
     ),
 ]
 
@@ -106,6 +107,7 @@ let package = Package(
         .library(name: "HeraldSyntax", targets: ["HeraldSyntax"]),
         .library(name: "HeraldPolicy", targets: ["HeraldPolicy"]),
         .library(name: "HeraldEngine", targets: ["HeraldEngine"]),
+        .library(name: "HeraldContract", targets: ["HeraldContract"]),
         .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
         .library(name: "HeraldStore", targets: ["HeraldStore"]),
         .library(name: "HeraldSQLite", targets: ["HeraldSQLite"]),

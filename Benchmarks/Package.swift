@@ -20,6 +20,7 @@ let package = Package(
             name: "HeraldBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HeraldContract", package: herald),
                 .product(name: "HeraldEngine", package: herald),
                 .product(name: "HeraldPolicy", package: herald),
                 .product(name: "HeraldSyntax", package: herald),

@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 .product(name: "HeraldSyntax", package: herald),
                 .product(name: "HeraldPolicy", package: herald),
+                .product(name: "HeraldContract", package: herald),
                 .product(name: "HeraldEngine", package: herald),
                 .product(name: "HeraldTesting", package: herald),
             ],
@@ -44,6 +45,7 @@ let package = Package(
                 "FuzzSupport",
                 .product(name: "HeraldSyntax", package: herald),
                 .product(name: "HeraldPolicy", package: herald),
+                .product(name: "HeraldContract", package: herald),
                 .product(name: "HeraldEngine", package: herald),
             ],
             swiftSettings: swiftSettings

@@ -17,6 +17,7 @@ let package = Package(
         .executableTarget(
             name: "HeraldCounted",
             dependencies: [
+                .product(name: "HeraldContract", package: herald),
                 .product(name: "HeraldEngine", package: herald),
                 .product(name: "HeraldPolicy", package: herald),
             ]

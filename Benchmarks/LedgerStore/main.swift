@@ -21,6 +21,7 @@
 // a unit resumes on the event loop that read PostgreSQL's answer instead of hopping to the
 // cooperative pool. `--nio-executor 0` leaves the tasks on the cooperative pool.
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldPostgres

@@ -19,6 +19,7 @@ let package = Package(
             name: "HeraldSimulateBenchmark",
             dependencies: [
                 .product(name: "HeraldSimulate", package: herald),
+                .product(name: "HeraldContract", package: herald),
                 .product(name: "HeraldEngine", package: herald),
                 .product(name: "HeraldPolicy", package: herald),
             ]

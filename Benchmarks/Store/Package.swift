@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(
             name: "HeraldStoreBenchmark",
             dependencies: [
+                .product(name: "HeraldContract", package: herald),
                 .product(name: "HeraldEngine", package: herald),
                 .product(name: "HeraldPolicy", package: herald),
                 .product(name: "HeraldStore", package: herald),

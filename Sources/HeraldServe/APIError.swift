@@ -1,4 +1,5 @@
 #if Server
+public import HeraldContract
 public import HeraldEngine
 public import HTTPTypes
 public import Hummingbird

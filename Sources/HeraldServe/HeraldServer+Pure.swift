@@ -1,4 +1,5 @@
 #if Server
+import HeraldContract
 import HeraldEngine
 import HeraldSyntax
 import HTTPTypes

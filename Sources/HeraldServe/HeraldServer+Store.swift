@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldStore
 import HTTPTypes
@@ -35,14 +36,14 @@ extension HeraldServer {
         router.post("/v1/policies/:name/plan") { request, context in
             let (policy, engine) = try servedEngine(context)
             let json = try await body.object(request)
-            var plan: PlanRequest
+            let plan: PlanRequest
             plan = try APIError.decoding { () throws(RequestErrors) in try PlanRequest.parse(json: json) }
             let user = try Self.singleUser(plan)
+            let inputs = try APIError.decoding { () throws(RequestErrors) in try engine.inputs(plan).get() }
             let started = ContinuousClock.now
             let records = try await storeCall("entries") { try await store.entries(user: user) }
             let history = records.filter(\.isLive).map(\.entry)
-            for index in plan.candidates.indices { plan.candidates[index].history = history }
-            let result = engine.plan(plan.candidates, now: plan.now, horizon: plan.horizon)
+            let result = engine.plan(inputs.triggers, for: inputs.user.with(history: history), now: plan.now, horizon: plan.horizon)
             metrics.decideDuration(policy: policy.name, route: "plan", nanoseconds: Self.nanoseconds(since: started))
             switch result {
             case .success(let made): return Self.json(made.json())
@@ -64,7 +65,7 @@ extension HeraldServer {
                 metrics.decision(policy: policy.name, action: decision.action.rawValue, reason: decision.reason)
             }
             decisionLog?.append(requestID: Self.requestID(context), policy: policy.name, digest: policy.digest ?? "",
-                                route: "reconcile", user: plan.candidates.first?.userID ?? "", replayed: recorded.replayed,
+                                route: "reconcile", user: plan.user.id, replayed: recorded.replayed,
                                 response: recorded.response)
             return Self.raw(recorded.response, replayed: recorded.replayed)
         }
@@ -165,10 +166,10 @@ extension HeraldServer {
 
     /// The one user every candidate of a plan is for.
     static func singleUser(_ plan: PlanRequest) throws -> String {
-        guard let first = plan.candidates.first else {
+        guard !plan.candidates.isEmpty else {
             throw APIError(.unprocessableContent, code: "invalid_request", message: "a plan needs at least one candidate", field: "candidates")
         }
-        let user = first.userID
+        let user = plan.user.id
         if user.isEmpty {
             throw APIError(.unprocessableContent, code: "invalid_request", message: "the request's `user.id` is empty: a store records by user", field: "user.id")
         }

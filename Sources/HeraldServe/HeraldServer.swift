@@ -1,6 +1,7 @@
 #if Server
 import HTTPTypes
 public import Hummingbird
+import HeraldContract
 import HeraldEngine
 public import HeraldStore
 public import Logging

@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 public import HeraldStore
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldSyntax

@@ -1,3 +1,4 @@
+import HeraldContract
 import HeraldEngine
 
 /// What a decision is counted under in the summary: its action, type, reason, the rule that

@@ -2,6 +2,7 @@
 // and its parts, values read only as part of `Scenario`; kept together so the format reads in
 // one place.
 public import HeraldSyntax
+public import HeraldContract
 public import HeraldEngine
 
 /// A typical stretch of an app's life: who the users are, what triggers fire, how state moves

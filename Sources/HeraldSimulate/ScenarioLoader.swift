@@ -1,4 +1,5 @@
 public import HeraldSyntax
+public import HeraldContract
 public import HeraldEngine
 import HeraldPolicy
 

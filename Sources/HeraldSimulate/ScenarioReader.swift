@@ -1,4 +1,5 @@
 import HeraldSyntax
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 

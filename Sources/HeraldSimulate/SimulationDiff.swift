@@ -1,3 +1,4 @@
+public import HeraldContract
 public import HeraldEngine
 
 /// What changes between two policies on the same seeded scenario: deliveries per user per day,

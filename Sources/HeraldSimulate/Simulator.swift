@@ -1,3 +1,4 @@
+public import HeraldContract
 public import HeraldEngine
 public import HeraldSyntax
 import Dispatch
@@ -104,8 +105,10 @@ public struct Simulator: Sendable {
         var places: [(String, ValueSpec, SourceSpan)] = scenario.triggers.map { ($0.type, $0.params, $0.span) }
         places += (scenario.plan?.candidates ?? []).map { ($0.type, $0.params, $0.span) }
         for (type, params, span) in places {
-            let request = run.request(type: type, at: at, now: at, params: params, subject: nil)
-            if case .failure(let errors) = engine.decide(request, now: at) {
+            // `applyDay` converted the user (a shape error was reported above).
+            guard let user = run.user else { continue }
+            let trigger = run.trigger(type: type, at: at, params: params, subject: nil)
+            if case .failure(let errors) = user.flatMap({ user in trigger.flatMap { engine.decide($0, for: user, now: at) } }) {
                 diagnostics.error(.scenarioRequest, "a `\(type)` request of this scenario is rejected: \(errors.description.replacingNewlines)", at: span)
             }
         }

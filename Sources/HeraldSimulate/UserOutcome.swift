@@ -1,3 +1,4 @@
+import HeraldContract
 import HeraldEngine
 
 /// What one user's run produced: counts that add up across users, and (for sample users) the

@@ -1,3 +1,4 @@
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldStore
@@ -28,9 +29,9 @@ struct UserRun {
     /// batch's flush when others join (docs/decisions.md § Batches by thread).
     var openers: [String: Decision] = [:]
     var uniqueCounter = 0
-    var base: DecisionRequest
-    /// The converted prefs, state and user, reused while `base`'s stay the same (a day).
-    var reuse = RequestReuse()
+    let permission: Permission
+    /// The day's user, converted once a day (`applyDay`); the ledger is passed apart.
+    var user: Result<UserContext, RequestErrors>?
     /// The user's drawn values, before daily draws and changes.
     var userJSON: JSON
     var prefsJSON: JSON
@@ -73,7 +74,7 @@ struct UserRun {
         self.prefsJSON = prefs
         self.stateJSON = state
         self.changesApplied = Array(repeating: false, count: scenario.changes.count)
-        self.base = DecisionRequest(type: "", at: 0, now: 0, user: user, permission: Permission(rawValue: permission.stringValue ?? "") ?? .unknown)
+        self.permission = Permission(rawValue: permission.stringValue ?? "") ?? .unknown
         self.ledger = UserLedger(engine: engine, window: window)
         self.outcome = UserOutcome(days: days)
         outcome.userID = userID
@@ -134,15 +135,9 @@ struct UserRun {
             if let spec = change.user { user = ValueDraw.merge(user, ValueDraw.draw(spec, random: &random, user: outcome.userID, counter: &uniqueCounter, at: start)) }
             if let spec = change.prefs { prefs = ValueDraw.merge(prefs, ValueDraw.draw(spec, random: &random, user: outcome.userID, counter: &uniqueCounter, at: start)) }
         }
-        let request: JSON = [
-            "type": .string(engine.bundle.types.names.first ?? ""), "at": "2026-01-01T00:00:00Z", "now": "2026-01-01T00:00:00Z",
-            "user": user, "prefs": prefs, "permission": .string(base.permission.rawValue), "state": state,
-        ]
         do {
-            let parsed = try DecisionRequest(json: request)
-            base.user = parsed.user
-            base.prefs = parsed.prefs
-            base.state = parsed.state
+            let request = try UserRequest(json: ["user": user, "prefs": prefs, "permission": .string(permission.rawValue), "state": state])
+            self.user = engine.userContext(request)
         } catch {
             outcome.noteError("population", error.description)
         }
@@ -150,7 +145,8 @@ struct UserRun {
 
     /// The user's quiet hours, `[start, end)` in local minutes, or nil.
     func quietHours() -> [Int]? {
-        switch base.prefs.quietHours {
+        let stated = try? user?.get().prefs.quietHours
+        switch stated ?? nil {
         case .off: return nil
         case .window(let start, let end): return [start / 60, end / 60]
         case nil: return engine.bundle.defaults.quietHours.map { [$0.start / 60, $0.end / 60] }
@@ -194,43 +190,30 @@ struct UserRun {
 
     // MARK: Deciding
 
-    mutating func request(type: String, at: Int, now: Int, params: ValueSpec, subject: ValueSpec?) -> DecisionRequest {
-        var request = base
-        request.type = type
-        request.at = at
-        request.now = now
-        request.params = ValueDraw.draw(params, random: &random, user: outcome.userID, counter: &uniqueCounter, at: at)
-        if let subject {
-            let value = ValueDraw.draw(subject, random: &random, user: outcome.userID, counter: &uniqueCounter, at: at)
-            request.subject = value.stringValue ?? value.description
-        } else {
-            request.subject = nil  // `base` keeps the last trigger's (`decide(_:)`)
+    /// A trigger of `type` at `at`, its params and subject drawn.
+    mutating func trigger(type: String, at: Int, params: ValueSpec, subject: ValueSpec?) -> Result<Trigger, RequestErrors> {
+        let params = ValueDraw.draw(params, random: &random, user: outcome.userID, counter: &uniqueCounter, at: at)
+        let subject = subject.map { spec in
+            let value = ValueDraw.draw(spec, random: &random, user: outcome.userID, counter: &uniqueCounter, at: at)
+            return value.stringValue ?? value.description
         }
-        return request
+        return engine.trigger(CandidateRequest(type: type, at: at, params: params, subject: subject))
     }
 
-    /// Decides one trigger. The request is `base` itself with the trigger's fields set (what
-    /// `request(type:at:now:params:subject:)` would return, without copying the base request
-    /// each time: every trigger sets all of these fields).
+    /// Decides one trigger against the user's ledger.
     mutating func decide(_ occurrence: Occurrence) {
         advance(to: occurrence.at)
-        // The trigger's fields read in place (a copy of the trigger would retain all of them).
-        let t = occurrence.trigger
-        base.type = scenario.triggers[t].type
-        base.at = occurrence.at
-        base.now = occurrence.at
-        base.params = ValueDraw.draw(scenario.triggers[t].params, random: &random, user: outcome.userID, counter: &uniqueCounter, at: occurrence.at)
-        if let subject = scenario.triggers[t].subject {
-            let value = ValueDraw.draw(subject, random: &random, user: outcome.userID, counter: &uniqueCounter, at: occurrence.at)
-            base.subject = value.stringValue ?? value.description
-        } else {
-            base.subject = nil
+        let spec = scenario.triggers[occurrence.trigger]
+        let made = trigger(type: spec.type, at: occurrence.at, params: spec.params, subject: spec.subject)
+        guard let user else { return }
+        let result = user.flatMap { user in
+            made.flatMap { engine.decideAll($0, for: user, ledger: ledger.index(now: occurrence.at), now: occurrence.at) }
         }
-        switch engine.decideAll(base, ledger: ledger.index(now: occurrence.at), now: occurrence.at, reusing: &reuse) {
+        switch result {
         case .failure(let errors):
-            outcome.noteError(base.type, errors.description)
+            outcome.noteError(spec.type, errors.description)
         case .success(let decisions):
-            let subject = base.subject
+            let subject = try? made.get().subject
             for decision in decisions { record(decision, subject: subject, triggeredAt: occurrence.at) }
         }
     }
@@ -238,20 +221,25 @@ struct UserRun {
     mutating func runPlan(at now: Int, date: Int) {
         guard let plan = scenario.plan else { return }
         advance(to: now)
-        var candidates: [DecisionRequest] = []
+        var triggers: [Trigger] = []
+        var problems: [RequestError] = []
         for candidate in plan.candidates {
             guard let at = zone.occurrence(of: candidate.at, on: date) else { continue }
-            var request = request(type: candidate.type, at: max(at, now), now: now, params: candidate.params, subject: nil)
-            request.history = ledger.entries
-            candidates.append(request)
+            switch trigger(type: candidate.type, at: max(at, now), params: candidate.params, subject: nil) {
+            case .success(let made): triggers.append(made)
+            case .failure(let errors): problems += errors.errors
+            }
         }
-        guard !candidates.isEmpty else { return }
+        guard !triggers.isEmpty || !problems.isEmpty, let user else { return }
         outcome.plans += 1
-        switch engine.plan(candidates, now: now, horizon: plan.horizon) {
+        let result = problems.isEmpty
+            ? user.flatMap { engine.plan(triggers, for: $0.with(history: ledger.entries), now: now, horizon: plan.horizon) }
+            : .failure(RequestErrors(problems))
+        switch result {
         case .failure(let errors):
             outcome.noteError("plan", errors.description)
         case .success(let result):
-            for (decision, request) in zip(result.decisions, candidates) { record(decision, subject: request.subject, triggeredAt: request.at) }
+            for (decision, trigger) in zip(result.decisions, triggers) { record(decision, subject: trigger.subject, triggeredAt: trigger.at) }
         }
     }
 

@@ -1,3 +1,4 @@
+import HeraldContract
 import HeraldEngine
 
 /// Draws concrete JSON values from a scenario's value specs with the user's generator.

@@ -1,3 +1,4 @@
+import HeraldContract
 import HeraldEngine
 
 /// The self-contained HTML report of a simulation: summary tables, a histogram of deliveries

@@ -1,3 +1,4 @@
+public import HeraldContract
 public import HeraldEngine
 
 extension DecisionRecorder {
@@ -6,31 +7,26 @@ extension DecisionRecorder {
     /// records the result in one unit of work: additions inserted, updates replaced by key,
     /// cancellations marked `cancelled`.
     /// - Parameters:
-    ///   - request: the candidates (all of one user; their `history` is not read), `now`, `horizon`.
+    ///   - request: the user and the candidates (the request's `history` is not read), `now`, `horizon`.
     ///   - idempotencyKey: as for `decide`.
     /// - Returns: the reconciliation's JSON (as `herald reconcile` prints it, compact).
-    /// - Throws: `RequestErrors` for bad candidates or candidates of several users; `StoreError`.
+    /// - Throws: `RequestErrors` for a bad request; `StoreError`.
     public func reconcile(_ request: PlanRequest, idempotencyKey: String? = nil) async throws -> RecordedDecision {
-        guard let first = request.candidates.first else {
+        guard !request.candidates.isEmpty else {
             throw RequestErrors([RequestError(path: "candidates", message: "a recorded plan needs at least one candidate")])
         }
-        let user = first.userID
-        guard !user.isEmpty else { throw StoreError.missingUser }
-        if let other = request.candidates.firstIndex(where: { $0.userID != user }) {
-            throw RequestErrors([RequestError(path: "candidates[\(other)].user.id",
-                                              message: "a recorded plan is for one user; expected `\(user)`")])
-        }
+        guard !request.user.id.isEmpty else { throw StoreError.missingUser }
+        let inputs = try engine.inputs(request).get()
+        let user = inputs.user
         let engine = self.engine
-        let earliest = request.candidates.map(\.at).min() ?? request.now
+        let earliest = inputs.triggers.map(\.at).min() ?? request.now
         let read = window.read(around: min(request.now, earliest))
-        let commit = try await store.commit(user: user, read: read, requestKey: idempotencyKey, now: request.now) { records in
+        let commit = try await store.commit(user: user.id, read: read, requestKey: idempotencyKey, now: request.now) { records in
             let pending = records.filter { $0.entry.status == .scheduled && $0.entry.deliverAt >= request.now }
             let pendingKeys = Set(pending.map(\.entry.key))
             let history = records.filter { $0.isLive && !pendingKeys.contains($0.entry.key) }.map(\.entry)
-            var candidates = request.candidates
-            for index in candidates.indices { candidates[index].history = history }
             let plan: Plan
-            switch engine.plan(candidates, now: request.now, horizon: request.horizon) {
+            switch engine.plan(inputs.triggers, for: user.with(history: history), now: request.now, horizon: request.horizon) {
             case .failure(let errors): throw errors
             case .success(let made): plan = made
             }

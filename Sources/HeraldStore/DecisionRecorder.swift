@@ -1,9 +1,10 @@
+public import HeraldContract
 public import HeraldEngine
 
 /// Decide-and-record: the pure engine over a `LedgerStore`, one atomic unit of work per call.
 ///
 /// The engine stays pure: the recorder reads what the policy can look at of the user's ledger
-/// (`window`), decides with `Engine.decideAll(_:ledger:now:)`, and has the store write the
+/// (`window`), decides with `Engine.decideAll(_:for:ledger:now:)`, and has the store write the
 /// scheduled, batched or deferred entries in the same transaction. A request's own `history`
 /// is not read: the store's ledger is the history.
 public struct DecisionRecorder: Sendable {
@@ -27,13 +28,20 @@ public struct DecisionRecorder: Sendable {
     /// - Returns: the response (the JSON `herald decide` prints, compact) and what was recorded.
     /// - Throws: `RequestErrors` for a bad request (nothing recorded), `StoreError` for the store.
     public func decide(_ request: DecisionRequest, idempotencyKey: String? = nil) async throws -> RecordedDecision {
-        let user = request.userID
-        guard !user.isEmpty else { throw StoreError.missingUser }
+        guard !request.userID.isEmpty else { throw StoreError.missingUser }
+        let inputs = try engine.inputs(request).get()
+        return try await decide(inputs.trigger, for: inputs.user, now: request.now, idempotencyKey: idempotencyKey)
+    }
+
+    /// `decide(_:idempotencyKey:)` for typed inputs: `user.id` names the ledger, whose stored
+    /// entries stand in for `user.history`.
+    public func decide(_ trigger: Trigger, for user: UserContext, now: Int, idempotencyKey: String? = nil) async throws -> RecordedDecision {
+        guard !user.id.isEmpty else { throw StoreError.missingUser }
         let engine = self.engine
-        let read = window.read(around: min(request.now, request.at))
-        let commit = try await store.commit(user: user, read: read, requestKey: idempotencyKey, now: request.now) { records in
+        let read = window.read(around: min(now, trigger.at))
+        let commit = try await store.commit(user: user.id, read: read, requestKey: idempotencyKey, now: now) { records in
             let ledger = engine.ledger(records.map(\.entry))
-            switch engine.decideAll(request, ledger: ledger, now: request.now) {
+            switch engine.decideAll(trigger, for: user, ledger: ledger, now: now) {
             case .failure(let errors):
                 throw errors
             case .success(let decisions):

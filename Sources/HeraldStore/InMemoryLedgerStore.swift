@@ -1,3 +1,4 @@
+public import HeraldContract
 public import HeraldEngine
 import Synchronization
 

@@ -1,3 +1,4 @@
+public import HeraldContract
 public import HeraldEngine
 
 /// What a unit of work did (`LedgerStore.commit`).

@@ -1,3 +1,4 @@
+public import HeraldContract
 public import HeraldEngine
 
 /// What a caller reports about a recorded notification (`herald event --status …`).

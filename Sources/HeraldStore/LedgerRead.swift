@@ -1,3 +1,4 @@
+public import HeraldContract
 public import HeraldEngine
 
 /// Which of a user's entries a store reads for one unit of work (`LedgerWindow.read(around:)`).

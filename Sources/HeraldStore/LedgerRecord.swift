@@ -1,3 +1,4 @@
+public import HeraldContract
 public import HeraldEngine
 
 /// One stored ledger entry: the history entry the engine reads, and when the store wrote it.

@@ -1,3 +1,4 @@
+public import HeraldContract
 public import HeraldEngine
 
 /// The answer of a recorded `decide` or `reconcile` (`DecisionRecorder`).

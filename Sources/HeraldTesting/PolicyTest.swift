@@ -1,4 +1,5 @@
 public import HeraldSyntax
+public import HeraldContract
 public import HeraldEngine
 
 /// One scenario of a policy test file (`policies/<app>/tests/*.yaml`):

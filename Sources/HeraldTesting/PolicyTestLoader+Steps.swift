@@ -1,4 +1,5 @@
 import HeraldSyntax
+import HeraldContract
 import HeraldEngine
 
 /// Where a `then` block is read: its step's kind, and what `sameAs` may name.

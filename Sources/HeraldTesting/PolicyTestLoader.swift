@@ -1,4 +1,5 @@
 public import HeraldSyntax
+import HeraldContract
 import HeraldEngine
 import Foundation
 

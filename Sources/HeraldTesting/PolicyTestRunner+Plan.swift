@@ -1,4 +1,5 @@
 import HeraldSyntax
+import HeraldContract
 import HeraldEngine
 
 /// The notifications a test's steps left behind: scheduled ones (pending) and what happened to

@@ -1,4 +1,5 @@
 public import HeraldSyntax
+public import HeraldContract
 public import HeraldEngine
 
 /// What one test produced.
@@ -82,7 +83,7 @@ public struct PolicyTestRunner: Sendable {
     /// A runner over one engine: `decide` for triggers, `prompt` for prompt steps.
     public init(engine: Engine) {
         self.init(decide: { engine.decide($0, now: $1) }, prompt: { engine.prompt($0, now: $1) },
-                  plan: { engine.plan($0.candidates, now: $0.now, horizon: $0.horizon) }, reconcile: { engine.reconcile($0) })
+                  plan: { engine.plan($0) }, reconcile: { engine.reconcile($0) })
         decideAll = { engine.decideAll($0, now: $1) }
         flush = { key, decisions in
             let members = engine.batchMembers(of: key, among: decisions)

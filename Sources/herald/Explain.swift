@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeraldContract
 import HeraldEngine
 
 /// `herald explain <policy-dir> --request <file|->`: a decision's trace for people, with the

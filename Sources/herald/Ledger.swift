@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeraldContract
 import HeraldEngine
 import HeraldStore
 

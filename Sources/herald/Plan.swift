@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldContract
 import HeraldEngine
 
 /// `herald plan <policy-dir> --request <file|->`: decide a set of candidates together.
@@ -25,7 +26,7 @@ struct PlanCommand: ParsableCommand {
         } catch {
             try DecisionInput.fail(error)
         }
-        switch loaded.engine.plan(planRequest.candidates, now: planRequest.now, horizon: planRequest.horizon) {
+        switch loaded.engine.plan(planRequest) {
         case .success(let plan): print(plan.json().serialized(pretty: !options.compact))
         case .failure(let errors): try DecisionInput.fail(errors)
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeraldContract
 import HeraldEngine
 
 /// `herald prompt <policy-dir> --request <file|->`: may the app ask for OS notification

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldContract
 import HeraldEngine
 
 /// `herald reconcile <policy-dir> --request <file|->`: what to add, keep, update and cancel so

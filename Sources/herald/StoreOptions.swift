@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldContract
 import HeraldEngine
 #if Server
 import HeraldPostgres

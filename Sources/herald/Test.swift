@@ -1,4 +1,5 @@
 public import ArgumentParser
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldSyntax

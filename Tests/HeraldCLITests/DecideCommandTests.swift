@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldContract
 import HeraldEngine
 import Testing
 @testable import herald

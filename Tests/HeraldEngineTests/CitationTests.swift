@@ -1,4 +1,5 @@
 import Foundation
+import HeraldContract
 @testable import HeraldEngine
 import HeraldPolicy
 import Testing

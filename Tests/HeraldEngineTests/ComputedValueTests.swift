@@ -1,3 +1,4 @@
+import HeraldContract
 import HeraldEngine
 import Testing
 

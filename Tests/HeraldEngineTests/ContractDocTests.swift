@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HeraldContract
 import HeraldEngine
 
 /// Keeps the examples in `docs/decisions.md` in step with the code.

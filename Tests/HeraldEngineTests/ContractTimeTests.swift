@@ -1,4 +1,5 @@
 import Testing
+import HeraldContract
 @testable import HeraldEngine
 
 @Suite struct ContractTimeTests {

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 
@@ -77,4 +78,15 @@ enum DecideSupport {
     }
 
     static func instant(_ text: String) -> Int { RFC3339.parse(text)! }
+}
+
+extension Engine {
+    /// Test shorthand: a plan of decide requests that share one user (the first one's user half,
+    /// each one's trigger), as a plan request says it.
+    func plan(_ requests: [DecisionRequest], now: Int, horizon: Int?) -> Result<Plan, RequestErrors> {
+        let user = requests.first?.userRequest ?? UserRequest(user: ["id": "u1"])
+        precondition(requests.allSatisfy { $0.userRequest == user }, "a plan's candidates share one user")
+        let candidates = requests.map { CandidateRequest(type: $0.type, at: $0.at, params: $0.params, subject: $0.subject) }
+        return plan(PlanRequest(user: user, candidates: candidates, now: now, horizon: horizon))
+    }
 }

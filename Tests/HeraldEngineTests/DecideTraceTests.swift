@@ -1,4 +1,5 @@
 import Testing
+import HeraldContract
 import HeraldEngine
 
 /// Every trace note the engine records as a code (channel, key, timing, counts, batching,

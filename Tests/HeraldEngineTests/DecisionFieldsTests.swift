@@ -1,4 +1,5 @@
 import Testing
+import HeraldContract
 import HeraldEngine
 
 /// A decision the engine made reads its table-backed fields (type, category, channel,

@@ -1,3 +1,4 @@
+import HeraldContract
 @testable import HeraldEngine
 import Testing
 

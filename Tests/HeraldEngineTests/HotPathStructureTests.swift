@@ -1,3 +1,4 @@
+import HeraldContract
 @testable import HeraldEngine
 import HeraldPolicy
 import HeraldSyntax
@@ -52,41 +53,40 @@ import Testing
         #expect(LedgerScope.Key(.type("a")).hash == LedgerScope.Key(.type("a")).hash)
     }
 
-    /// The request context keeps converted values in its own allocation, one slot per field
-    /// then per param, `.null` meaning absent: reads see exactly what was written, whatever
-    /// the order, overwrites and removals, and nothing out of range.
-    @Test func contextSlotsBehaveLikeArraysOfOptionals() {
+    /// The request context reads the user context's fields and the trigger's params in place,
+    /// by slot, `.null` meaning absent, and its own tail holds the type's computed values:
+    /// reads see exactly those values, and nothing out of range.
+    @Test func contextReadsItsInputsBySlot() throws {
         let engine = DecideSupport.engine()
         let type = engine.bundle.types.first { !$0.params.isEmpty }!
         let table = engine.tables[type.id]!
-        let request = DecideSupport.request(type.id)
-        var errors: [RequestError] = []
-        let prefs = engine.preferences(request.prefs, errors: &errors)
+        let name = type.params.first { $0.type == .string }?.name
+        let request = DecideSupport.request(type.id, params: name.map { [$0: "x"] } ?? [:])
+        let inputs = try engine.inputs(request).get()
         let fieldCount = engine.fields.count, paramCount = type.params.count
         #expect(fieldCount > 1)
-        engine.withContext(request, table: table, prefs: prefs, ledger: nil, now: request.now) { context in
-            var fields = [Value?](repeating: nil, count: fieldCount)
-            var params = [Value?](repeating: nil, count: paramCount)
-            let writes: [(Int, Value?)] = [
-                (1, .int(1)), (0, .string("a string longer than fifteen bytes")), (fieldCount - 1, .bool(true)),
-                (1, .int(33)), (0, nil), (fieldCount, .int(0)), (-1, .int(0)),
-                (0, .list([.string("x"), .int(2)])), (fieldCount - 1, .bool(false)),
-            ]
-            for (slot, value) in writes {
-                // Slots out of the fields' range (-1, `fieldCount`) are ignored, not a param's.
-                context.withFieldSlots { $0.set(slot, value) }
-                if slot >= 0, slot < fieldCount { fields[slot] = value }
-                for index in 0 ..< fieldCount { #expect(context.field(index) == fields[index], "field \(index) after writing \(slot)") }
+        engine.withContext(inputs.trigger, user: inputs.user, table: table, ledger: nil, now: request.now) { context in
+            for index in 0 ..< fieldCount {
+                let stored = inputs.user.fields[index]
+                #expect(context.field(index) == (stored == .null ? nil : stored), "field \(index)")
             }
-            context.withParamSlots { $0.set(paramCount - 1, .string("last")) }
-            params[paramCount - 1] = .string("last")
-            context.withParamSlots { $0.set(paramCount, .int(9)) }  // out of range: ignored
-            context.withParamSlots { $0.set(-1, .int(9)) }  // out of range: ignored
-            for index in 0 ..< paramCount { #expect(context.param(index) == params[index], "param \(index)") }
+            for index in 0 ..< paramCount {
+                let stored = inputs.trigger.params[index]
+                #expect(context.param(index) == (stored == .null ? nil : stored), "param \(index)")
+            }
+            #expect(name == nil || inputs.trigger.params.contains(.string("x")))
+            // The computed slots follow the params; writes out of their range are ignored.
+            let computed = table.computedEvals.count
+            context.withComputedSlots { $0.set(computed, .int(9)) }
+            context.withComputedSlots { $0.set(-1, .int(9)) }
+            if computed > 0 {
+                context.withComputedSlots { $0.set(0, .string("computed")) }
+                #expect(context.param(paramCount) == .string("computed"))
+            }
             #expect(context.field(-1) == nil)
             #expect(context.field(fieldCount) == nil)
             #expect(context.param(-1) == nil)
-            #expect(context.param(paramCount) == nil)
+            #expect(context.param(paramCount + computed) == nil)
         }
     }
 
@@ -110,9 +110,8 @@ import Testing
         let engine = DecideSupport.engine()
         let type = engine.bundle.types.names[0]
         let request = DecideSupport.request(type)
-        var errors: [RequestError] = []
-        let prefs = engine.preferences(request.prefs, errors: &errors)
-        engine.withContext(request, table: engine.tables[type]!, prefs: prefs, ledger: nil, now: request.now) { context in
+        let inputs = try! engine.inputs(request).get()
+        engine.withContext(inputs.trigger, user: inputs.user, table: engine.tables[type]!, ledger: nil, now: request.now) { context in
             for i in 0 ..< total { context.record(record(i)) }
             var read = TraceRecords()
             context.copyRecords(into: &read)
@@ -164,12 +163,8 @@ import Testing
         #expect(!expressions.isEmpty)
         let type = engine.bundle.types.names[0]
         let request = DecideSupport.request(type)
-        var errors: [RequestError] = []
-        let prefs = engine.preferences(request.prefs, errors: &errors)
-        engine.withContext(request, table: engine.tables[type]!, prefs: prefs, ledger: nil, now: request.now) { context in
-            _ = context.withFieldSlots { slots in
-                engine.convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
-            }
+        let inputs = try! engine.inputs(request).get()
+        engine.withContext(inputs.trigger, user: inputs.user, table: engine.tables[type]!, ledger: nil, now: request.now) { context in
             for expression in expressions {
                 let unowned = UnownedExpression(keptAlongside: expression)
                 #expect(unowned.evaluate(context) == expression.evaluate(context), "\(expression.source)")
@@ -196,129 +191,5 @@ import Testing
         buffer.append(-12)
         buffer.append("! ✓")
         #expect(buffer.string == "Due: 7 items, -12! ✓")
-    }
-
-    /// `decideOne(_:ledger:now:reuse:)` reuses converted prefs and state only while they are
-    /// equal: every decision equals the one made without reuse, whatever came before it.
-    @Test func reusedConversionsNeverLeak() throws {
-        typealias S = DecideSupport
-        let engine = S.engine()
-        let now = S.instant(S.t0)
-        let requests = [
-            S.request("morning"),
-            S.request("morning", prefs: ["timezone": "America/New_York"]),
-            S.request("morning", prefs: ["timezone": "America/New_York"]),
-            S.request("morning", state: ["streak": 0, "unread": 5]),
-            S.request("morning", state: ["streak": "three", "unread": 2]),
-            S.request("morning", prefs: ["timezone": "Not/AZone"]),
-            S.request("morning", user: ["id": "u2", "account": false, "premium": true]),
-            S.request("morning"),
-        ]
-        var reuse = RequestConversions()
-        for (index, request) in requests.enumerated() {
-            let reused = engine.decideOne(request, now: now, reuse: &reuse)
-            let alone = engine.decideOne(request, now: now)
-            switch (reused, alone) {
-            case (.success(let a), .success(let b)):
-                #expect(a.json() == b.json(), "request \(index)")
-            case (.failure(let a), .failure(let b)):
-                #expect(a.errors.map(\.path) == b.errors.map(\.path), "request \(index)")
-            default:
-                Issue.record("request \(index): reuse changed success into failure or back")
-            }
-        }
-        // The New York request really differs from the default one (so reuse was tested).
-        let plain = try engine.decide(requests[0], now: now).get()
-        let newYork = try engine.decide(requests[1], now: now).get()
-        #expect(plain.json() != newYork.json())
-    }
-}
-
-/// `ZoneTable.segment(containing:)` starts from a per-bucket hint inside the table's coverage:
-/// it must find exactly the segment a search over every transition finds, at every
-/// transition (and a second either side), at bucket edges and at random instants, for zones
-/// with DST, with half-hour and 45-minute offsets, and with a skipped day (Pacific/Apia 2011).
-@Suite struct ZoneSegmentTests {
-    static func searched(_ table: ZoneTable, _ instant: Int) -> Int {
-        if instant >= table.cycleEnd {
-            // Past the cycle, the segment of the instant whole periods earlier.
-            let periods = (instant - table.cycleEnd) / ZoneTable.cyclePeriod + 1
-            return searched(table, instant - periods * ZoneTable.cyclePeriod)
-        }
-        return table.transitions.partitioningIndex { $0 > instant }
-    }
-
-    @Test(arguments: ["America/New_York", "Europe/London", "Australia/Lord_Howe", "Asia/Kathmandu",
-                      "Pacific/Chatham", "Pacific/Apia", "UTC"])
-    func bucketedLookupMatchesAFullSearch(_ name: String) throws {
-        let table = try #require(Zone(identifier: name)).table
-        var instants: [Int] = [Int.min / 4, -(1 << 50), ZoneTable.coverage.lowerBound - 1, ZoneTable.coverage.lowerBound,
-                               ZoneTable.coverage.upperBound - 1, ZoneTable.coverage.upperBound, 1 << 50]
-        for t in table.transitions { instants += [t - 1, t, t + 1] }
-        for bucket in stride(from: 0, to: ZoneTable.coverage.count >> ZoneTable.bucketShift, by: 97) {
-            let edge = ZoneTable.coverage.lowerBound + bucket << ZoneTable.bucketShift
-            instants += [edge - 1, edge, edge + 1]
-        }
-        var random = SystemRandomNumberGenerator()
-        for _ in 0 ..< 2_000 { instants.append(Int.random(in: ZoneTable.coverage, using: &random)) }
-        for instant in instants {
-            #expect(table.segment(containing: instant) == Self.searched(table, instant), "\(name) at \(instant)")
-        }
-        #expect(table.transitions.count > 0 || name == "UTC")
-    }
-}
-
-private extension Array where Element == Int {
-    /// The first index whose element satisfies `belongs` (elements are sorted so that once it
-    /// holds it holds for the rest), by a linear scan: the test's independent answer.
-    func partitioningIndex(where belongs: (Int) -> Bool) -> Int {
-        firstIndex(where: belongs) ?? count
-    }
-}
-
-/// The ledger's idempotency-key table answers exactly as a dictionary does: first entry wins,
-/// growth keeps every key, and a table whose probing degrades keeps answering from a
-/// standard dictionary.
-@Suite struct KeyTableTests {
-    static func keys(_ n: Int) -> [String] {
-        (0 ..< n).map { i in
-            switch i % 4 {
-            case 0: "N-MAINT-DUE-TODAY:u\(i):2026-03-\(10 + i % 18)"
-            case 1: "k\(i)"                       // short (a small string)
-            case 2: String(repeating: "é", count: i % 40) + "\(i)"   // non-ASCII, many lengths
-            default: "exactly8" + String(i)       // word-sized prefixes
-            }
-        }
-    }
-
-    @Test(arguments: [0, 64])
-    func matchesADictionary(maxProbe: Int) {
-        var table = KeyTable(maxProbe: maxProbe)
-        var reference: [String: Int] = [:]
-        let keys = Self.keys(3_000)
-        for (i, key) in keys.enumerated() {
-            let isNew = reference[key] == nil
-            if isNew { reference[key] = i }
-            let inserted = table.insert(key, first: i)
-            #expect(inserted == isNew)
-            let repeated = table.insert(key, first: -i - 1)   // a repeat never replaces the first
-            #expect(!repeated)
-        }
-        #expect(table.count == reference.count)
-        for key in keys { #expect(table[key] == reference[key]) }
-        for miss in ["", "N-MAINT-DUE-TODAY:u0:2026-03-11", "k", "exactly8", "é"] where reference[miss] == nil {
-            #expect(table[miss] == nil)
-        }
-        if maxProbe == 0 { #expect(table.usesFallback) }   // any collision degrades at once
-    }
-
-    @Test func hashDependsOnTheSeedAndEveryByte() {
-        let a = KeyTable.hash("N-MAINT-DUE-TODAY:u1:2026-03-10", seed: 1)
-        #expect(a == KeyTable.hash("N-MAINT-DUE-TODAY:u1:2026-03-10", seed: 1))
-        #expect(a != KeyTable.hash("N-MAINT-DUE-TODAY:u1:2026-03-10", seed: 3))
-        #expect(a != KeyTable.hash("N-MAINT-DUE-TODAY:u1:2026-03-11", seed: 1))
-        #expect(a != KeyTable.hash("O-MAINT-DUE-TODAY:u1:2026-03-10", seed: 1))
-        #expect(KeyTable.hash("", seed: 1) != 0)
-        #expect(KeyTable.hash("abc", seed: 1) != KeyTable.hash("abc\u{0}", seed: 1))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import HeraldContract
 @testable import HeraldEngine
 
 /// Every query checked against a brute-force scan of the same history.

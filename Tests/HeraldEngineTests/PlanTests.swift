@@ -1,3 +1,4 @@
+import HeraldContract
 import HeraldEngine
 import Testing
 
@@ -37,16 +38,22 @@ import Testing
         #expect(engine.flush("x", members: []) == nil)
     }
 
-    /// Errors stay with their own candidate although a plan reuses conversions between
-    /// candidates (see `HotPathStructureTests.reusedConversionsNeverLeak`).
+    /// A candidate's problems carry its index; the user's, converted once for every candidate,
+    /// carry none.
     @Test func errorsStayWithTheirCandidate() throws {
         let engine = S.engine()
-        let bad = [S.request("otp"), S.request("otp", state: ["streak": "three", "unread": 2]), S.request("otp")]
+        let bad = [S.request("otp"), S.request("otp", params: ["nope": 1]), S.request("otp")]
         guard case .failure(let problems) = engine.plan(bad, now: S.instant(S.t0), horizon: 86_400) else {
+            Issue.record("a plan with an unknown param must fail")
+            return
+        }
+        #expect(problems.errors.map(\.path) == ["candidates[1].params.nope"])
+        let badUser = [S.request("otp", state: ["streak": "three", "unread": 2]), S.request("otp", state: ["streak": "three", "unread": 2])]
+        guard case .failure(let userProblems) = engine.plan(badUser, now: S.instant(S.t0), horizon: 86_400) else {
             Issue.record("a plan with a wrong-typed state field must fail")
             return
         }
-        #expect(problems.errors.map(\.path) == ["candidates[1].state.streak"])
+        #expect(userProblems.errors.map(\.path) == ["state.streak"])
     }
 
     @Test func horizonLimitsDeliveries() throws {

@@ -1,4 +1,5 @@
 import Testing
+import HeraldContract
 @testable import HeraldEngine
 
 /// Helpers of the time tests, namespaced so other test files of the target can use the same names.

@@ -1,4 +1,5 @@
 import Testing
+import HeraldContract
 import HeraldEngine
 
 @Suite("RFC 3339 timestamps")

@@ -1,4 +1,5 @@
 import Testing
+import HeraldContract
 import HeraldEngine
 
 @Suite("Zone: cap windows")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HeraldContract
 @testable import HeraldEngine
 
 /// The zone tables against an independent reader of the same tz database: Python's

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HeraldContract
 @testable import HeraldEngine
 
 // Expected instants and offsets were computed independently: with Python's zoneinfo

@@ -1,4 +1,5 @@
 import Testing
+import HeraldContract
 import HeraldEngine
 
 // Expected instants were computed independently with Python's zoneinfo (system tzdata),

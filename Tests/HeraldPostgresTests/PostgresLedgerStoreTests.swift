@@ -1,5 +1,6 @@
 #if Server
 import Dispatch
+import HeraldContract
 import HeraldEngine
 @testable import HeraldPostgres
 import HeraldStore

@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldServe
 import HeraldStore

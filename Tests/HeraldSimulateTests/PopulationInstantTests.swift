@@ -1,4 +1,5 @@
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldStore
 @testable import HeraldSimulate

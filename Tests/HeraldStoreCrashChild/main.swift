@@ -3,6 +3,7 @@
 // n0, n1, … against the SQLite store and prints each returned response on its own line (flushed),
 // until it is killed.
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldSQLite

@@ -1,3 +1,4 @@
+import HeraldContract
 import HeraldEngine
 import HeraldStore
 import Testing
@@ -160,9 +161,9 @@ import Testing
         #expect(try JSON.parse(fewer.response)["cancel"]?.elements?.first?["key"]?.stringValue == "ping:b")
         let ledger = try await recorder.ledger(user: "u1")
         #expect(ledger.map { "\($0.entry.key) \($0.entry.status)" } == ["ping:a scheduled", "ping:b cancelled"])
-        // Candidates of two users are refused.
-        var mixed = try plan(["a"])
-        mixed.candidates.append(StoreFixtures.request(user: "u2", id: "z", at: t))
-        await #expect(throws: RequestErrors.self) { try await recorder.reconcile(mixed) }
+        // A plan request names one user (its candidates carry none); without an id nothing is recorded.
+        var anonymous = try plan(["a"])
+        anonymous.user.user = ["tier": "free"]
+        await #expect(throws: (any Error).self) { try await recorder.reconcile(anonymous) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HeraldSyntax
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 @testable import HeraldTesting

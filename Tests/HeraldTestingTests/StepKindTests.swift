@@ -1,5 +1,6 @@
 import Testing
 import HeraldSyntax
+import HeraldContract
 @testable import HeraldEngine
 import HeraldPolicy
 @testable import HeraldTesting

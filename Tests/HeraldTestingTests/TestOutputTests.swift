@@ -1,5 +1,6 @@
 import Testing
 import HeraldSyntax
+import HeraldContract
 import HeraldEngine
 @testable import HeraldTesting
 

@@ -12,6 +12,7 @@
 // {"decided", "scheduled", "suppressed", "replayed", "failed", "errors": [first few]}.
 // Exit 0 when no trigger failed, 1 otherwise, 64 on bad usage.
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldPostgres

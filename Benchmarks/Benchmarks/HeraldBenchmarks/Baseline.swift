@@ -1,3 +1,4 @@
+import HeraldContract
 import HeraldEngine
 
 /// The Handz due-today decision hard-coded in plain Swift: what a service would write without

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 
@@ -251,31 +252,27 @@ enum Fixtures {
         return history(count, types: ids)
     }
 
-    /// `count` Handz candidates over seven days: due-today reminders, inbox imports, practice
-    /// sessions, spread over the horizon.
-    static func planCandidates(_ count: Int, history: [HistoryEntry]) -> [DecisionRequest] {
-        (0..<count).map { i in
+    /// A plan of `count` Handz candidates over seven days for one user: due-today reminders,
+    /// inbox imports, mastery checkpoints, spread over the horizon.
+    static func planRequest(_ count: Int, history: [HistoryEntry]) -> PlanRequest {
+        let user = UserRequest(user: handzUser, prefs: newYork, permission: .granted,
+                               state: ["maintenance": ["dueToday": 2, "overdue": 0], "inbox": ["blockedSenders": ["x9"]],
+                                       "mastery": ["plans": ["p1": "active", "p2": "active"], "reminders": [:]]],
+                               history: history)
+        let candidates = (0..<count).map { i in
             let at = noon + (i * 7 * day) / count
             switch i % 3 {
             case 0:
-                var r = handzDueToday(history: history)
-                r.at = at
-                return r
+                return CandidateRequest(type: "N-MAINT-DUE-TODAY", at: at, params: ["count": 2])
             case 1:
-                var r = handzInboxBurst(history: [])
-                r.history = history
-                r.at = at
-                r.params = ["importId": .string("imp-\(i)"), "senderId": "s1", "senderName": "Kai",
-                            "flowName": "Guard passes", "abuseFlagged": false]
-                return r
+                return CandidateRequest(type: "N-INBOX-NEW-IMPORT", at: at,
+                                        params: ["importId": .string("imp-\(i)"), "senderId": "s1", "senderName": "Kai",
+                                                 "flowName": "Guard passes", "abuseFlagged": false])
             default:
-                var r = handzDueToday(history: history)
-                r.type = "N-MASTERY-CHECKPOINT"
-                r.at = at
-                r.state = ["maintenance": ["dueToday": 2, "overdue": 0], "mastery": ["plans": ["p1": "active", "p2": "active"], "reminders": [:]]]
-                r.params = ["planId": .string("p\(i % 3)"), "planName": "Closed guard"]
-                return r
+                return CandidateRequest(type: "N-MASTERY-CHECKPOINT", at: at,
+                                        params: ["planId": .string("p\(i % 3)"), "planName": "Closed guard"])
             }
         }
+        return PlanRequest(user: user, candidates: candidates, now: noon, horizon: 7 * day)
     }
 }

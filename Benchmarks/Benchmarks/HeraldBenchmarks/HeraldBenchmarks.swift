@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldSyntax
@@ -139,13 +140,11 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // MARK: Plan
-    Benchmark("plan handz 1000 candidates 7d", configuration: slow) { (benchmark: Benchmark, state: (Engine, [DecisionRequest])) in
-        let (engine, candidates) = state
-        for _ in benchmark.scaledIterations {
-            blackHole(engine.plan(candidates, now: Fixtures.noon, horizon: 7 * Fixtures.day))
-        }
+    Benchmark("plan handz 1000 candidates 7d", configuration: slow) { (benchmark: Benchmark, state: (Engine, PlanRequest)) in
+        let (engine, request) = state
+        for _ in benchmark.scaledIterations { blackHole(engine.plan(request)) }
     } setup: {
-        (Fixtures.handz, Fixtures.planCandidates(1_000, history: Fixtures.history(100, types: Fixtures.handzTypes)))
+        (Fixtures.handz, Fixtures.planRequest(1_000, history: Fixtures.history(100, types: Fixtures.handzTypes)))
     }
 
     // MARK: Load + compile + validate

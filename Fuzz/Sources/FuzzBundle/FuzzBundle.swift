@@ -4,6 +4,7 @@
 // Files are read and merged as `herald validate` does (catalog files first; YAML errors gate
 // the compile). See docs/fuzzing.md.
 import FuzzSupport
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldSyntax

@@ -1,8 +1,9 @@
-// Fuzz target: the request decoder (HeraldEngine `DecisionRequest.parse`) through `decide`,
+// Fuzz target: the request decoder (HeraldContract `DecisionRequest.parse`) through `decide`,
 // the decision's JSON and `herald explain`'s text, over the shipped bundles (the one that
 // declares the request's type; handz otherwise). The input is request JSON, as
 // `herald decide --request` reads it. See docs/fuzzing.md.
 import FuzzSupport
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldSyntax

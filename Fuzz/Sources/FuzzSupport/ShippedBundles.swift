@@ -1,4 +1,5 @@
 import Foundation
+public import HeraldContract
 public import HeraldEngine
 public import HeraldPolicy
 public import HeraldSyntax

@@ -1,10 +1,10 @@
-import HeraldPolicy
+public import HeraldPolicy
 
 /// The user's effective scalar preferences: the request's, with the policy's `defaults`
 /// filling what it leaves out. The toggles, training days and muted ids are read from the
 /// request's `PreferencesInput` where they are (`trainingDays(_:)`, `categoryEnabled`, …), so
 /// a decision copies none of its collections.
-struct EffectivePreferences {
+package struct EffectivePreferences: Sendable {
     let zone: Zone
     let pausedAll: Bool
     /// Seconds since local midnight.

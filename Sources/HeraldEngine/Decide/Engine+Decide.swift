@@ -5,53 +5,41 @@ extension Engine {
     /// Decides one notification: schedule, suppress or batch, with the reason, the rule that
     /// decided and a trace of every stage.
     ///
-    /// Pure and deterministic: the same request, `now` and bundle give the same decision, byte
-    /// for byte in `json()`. Stages run in order and the first verdict wins: request check,
-    /// eligibility, preferences, permission, suppression, dedupe, timing, caps, batching,
-    /// render (see docs/decisions.md).
+    /// Pure and deterministic: the same trigger, user context, `now` and bundle give the same
+    /// decision. Stages run in order and the first verdict wins: request check, eligibility,
+    /// preferences, permission, suppression, dedupe, timing, caps, batching, render (see
+    /// docs/decisions.md). Absent data is not an error but the decision `missing_data`.
     /// - Parameters:
-    ///   - request: the trigger with the user's prefs, state, params and history.
-    ///   - now: the caller's clock (usually `request.now`).
-    /// - Returns: the decision, or every problem with the request (unknown type, values of the
-    ///   wrong type, unknown fields, an unknown zone). Absent data is not an error but the
-    ///   decision `missing_data`.
-    /// - Complexity: O(h log h) for h history entries (the ledger index), then O(log h) per cap.
-    public func decide(_ request: DecisionRequest, now: Int) -> Result<Decision, RequestErrors> {
-        decideOne(request, now: now)
-    }
-
-    /// Decides one notification against a ledger the caller keeps: the service indexes a
-    /// user's history once (`ledger(_:)`), inserts what it schedules, and decides many
-    /// notifications without re-indexing. Same decision as `decide(_:now:)` when `ledger`
-    /// indexes `request.history`; `request.history` is not read.
-    /// - Complexity: O(log h) per cap and dedupe check for h indexed entries.
-    public func decide(_ request: DecisionRequest, ledger: LedgerIndex, now: Int) -> Result<Decision, RequestErrors> {
-        decideOne(request, ledger: ledger, now: now)
+    ///   - trigger: the notification (type, instant, params, subject).
+    ///   - user: the user's context, from this engine (`userContext(…)`, or HeraldContract).
+    ///   - ledger: a ledger the caller keeps (`ledger(_:)`, with what it scheduled since
+    ///     inserted), else nil to index `user.history`.
+    ///   - now: the caller's clock.
+    /// - Returns: the decision, or the request error of a trigger or context made by another
+    ///   engine, or of a delivery instant Herald cannot write.
+    /// - Complexity: O(h log h) for h history entries (the ledger index, when not given), then
+    ///   O(log h) per cap.
+    public func decide(_ trigger: Trigger, for user: UserContext, ledger: LedgerIndex? = nil, now: Int) -> Result<Decision, RequestErrors> {
+        decideOne(trigger, user: user, ledger: ledger, now: now)
     }
 
     /// Decides one trigger on every channel it delivers on: one decision per channel of a
     /// `delivery: all` type (in `channels` order), each with its own channel toggles,
     /// permission and idempotency key (`…:{channel}`); for any other type, the one decision
-    /// of `decide(_:now:)`, unchanged. The channels' decisions are siblings: each is decided
-    /// against the same history, none counts against another (docs/decisions.md, Several
-    /// channels).
-    /// - Parameters:
-    ///   - request: the trigger with the user's prefs, state, params and history.
-    ///   - ledger: a ledger the caller keeps (as `decide(_:ledger:now:)`), else nil to index
-    ///     `request.history`.
-    ///   - now: the caller's clock.
-    /// - Returns: the decisions (never empty), or every problem with the request.
-    /// - Complexity: c times `decide(_:now:)` for c channels of a `delivery: all` type.
-    public func decideAll(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int) -> Result<[Decision], RequestErrors> {
-        guard let table = tables[request.type], table.deliversAll else {
-            return decideOne(request, ledger: ledger, now: now).map { [$0] }
+    /// of `decide`, unchanged. The channels' decisions are siblings: each is decided against the
+    /// same history, none counts against another (docs/decisions.md, Several channels).
+    /// - Returns: the decisions (never empty), or the request error `decide` gives.
+    /// - Complexity: c times `decide` for c channels of a `delivery: all` type.
+    public func decideAll(_ trigger: Trigger, for user: UserContext, ledger: LedgerIndex? = nil, now: Int) -> Result<[Decision], RequestErrors> {
+        guard let table = tables[trigger.type], table.deliversAll else {
+            return decideOne(trigger, user: user, ledger: ledger, now: now).map { [$0] }
         }
         // One index for every channel's run, as a plan's ledger is.
-        let ledger = ledger ?? self.ledger(request.history)
+        let ledger = ledger ?? self.ledger(user.history)
         var decisions: [Decision] = []
         decisions.reserveCapacity(table.channelChoices.count)
         for index in table.channelChoices.indices {
-            switch decideOne(request, ledger: ledger, now: now, channel: Int16(index)) {
+            switch decideOne(trigger, user: user, ledger: ledger, now: now, channel: Int16(index)) {
             case .success(let decision): decisions.append(decision)
             case .failure(let errors): return .failure(errors)
             }
@@ -64,90 +52,34 @@ extension Engine {
         tables[type]?.deliversAll ?? false
     }
 
-    /// The ledger index `decide(_:ledger:now:)` expects for a user's history (types joined
+    /// The ledger index `decide(_:for:ledger:now:)` expects for a user's history (types joined
     /// to this bundle's categories).
     /// - Complexity: O(h log h).
     public func ledger(_ history: [HistoryEntry]) -> LedgerIndex {
         LedgerIndex(history, categories: categoryOfType)
     }
 
-    /// `decide` with an optional kept ledger. The decision's `subject` is what it counted by
-    /// (the type's `subject` template, else the request's), which a plan feeds back into the
-    /// ledger even for suppressed decisions' JSON leaving it out.
-    func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int, channel: Int16 = -1) -> Result<Decision, RequestErrors> {
-        guard let table = tables[request.type] else { return .failure(unknownType(request.type)) }
-        var errors: [RequestError] = []
-        let prefs = preferences(request.prefs, errors: &errors)
-        return withContext(request, table: table, prefs: prefs, ledger: ledger, now: now) { context in
-            context.userID = context.withFieldSlots { slots in
-                convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
-            }
-            return decide(context, table: table, params: request.params, errors: errors, channel: channel)
+    /// `decide` on one channel of a `delivery: all` type (`channel` ≥ 0), or as the type
+    /// chooses (-1). The decision's `subject` is what it counted by (the type's `subject`
+    /// template, else the trigger's), which a plan feeds back into the ledger.
+    func decideOne(_ trigger: Trigger, user: UserContext, ledger: LedgerIndex?, now: Int, channel: Int16 = -1) -> Result<Decision, RequestErrors> {
+        guard let table = tables[trigger.type] else { return .failure(unknownType(trigger.type)) }
+        guard user.schema == ObjectIdentifier(core), trigger.params.count == table.paramNames.count else {
+            return .failure(Self.foreignContext)
+        }
+        return withContext(trigger, user: user, table: table, ledger: ledger, now: now) { context in
+            decide(context, table: table, channel: channel)
         }
     }
 
-    /// `decideOne`, reusing the effective preferences and converted `state`/`user` values of
-    /// the previous request when this one's are equal (a plan's candidates usually share
-    /// them); `reuse` then holds this request's.
-    func decideOne(_ request: DecisionRequest, ledger: LedgerIndex? = nil, now: Int, channel: Int16 = -1,
-                   reuse: inout RequestConversions) -> Result<Decision, RequestErrors> {
-        guard let table = tables[request.type] else { return .failure(unknownType(request.type)) }
-        var errors: [RequestError] = []
-        let prefs: EffectivePreferences
-        if reuse.hasPrefs, reuse.prefsInput == request.prefs {
-            prefs = reuse.prefs
-            // Equal: keep this request's copy, which the next request built from the same
-            // values shares, so that comparison is by identity, not a walk.
-            reuse.prefsInput = request.prefs
-        } else {
-            prefs = preferences(request.prefs, errors: &errors)
-            reuse.hasPrefs = errors.isEmpty
-            if reuse.hasPrefs {
-                reuse.prefsInput = request.prefs
-                reuse.prefs = prefs
-            }
-        }
-        return withContext(request, table: table, prefs: prefs, ledger: ledger, now: now) { context in
-            context.withFieldSlots { slots in
-                if reuse.hasFields, reuse.state == request.state, reuse.user == request.user {
-                    // As with the preferences: the next comparison is by identity.
-                    reuse.state = request.state
-                    reuse.user = request.user
-                    reuse.fields.withUnsafeBufferPointer { fields in
-                        for index in fields.indices { slots.set(index, fields[index]) }
-                    }
-                    context.userID = reuse.userID
-                } else {
-                    let before = errors.count
-                    context.userID = convertFields(state: request.state, user: request.user, into: slots, errors: &errors)
-                    reuse.hasFields = errors.count == before
-                    if reuse.hasFields {
-                        reuse.state = request.state
-                        reuse.user = request.user
-                        reuse.userID = context.userID
-                        reuse.fields = slots.values
-                    }
-                }
-            }
-            return decide(context, table: table, params: request.params, errors: errors, channel: channel)
-        }
-    }
-
-    func unknownType(_ type: String) -> RequestErrors {
+    package func unknownType(_ type: String) -> RequestErrors {
         var message = "unknown type `\(type)`"
         if let close = Suggestions.closest(to: type, in: bundle.types.names) { message += "; did you mean `\(close)`?" }
         return RequestErrors([RequestError(path: "type", message: message)])
     }
 
-    /// The rest of a decision once preferences and `state`/`user` are converted: the params,
-    /// then the stages. (Inlined into both `decideOne`s, as the optimizer chose before the
-    /// range check below made it just too large to.)
-    @inline(__always)
-    private func decide(_ context: RequestContext, table: TypeTable, params: JSON,
-                        errors: consuming [RequestError], channel: Int16) -> Result<Decision, RequestErrors> {
-        var errors = errors
-        context.withParamSlots { convertParams(params, table: table, into: $0, errors: &errors) }
-        guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
+    /// The stages, once the context is made.
+    private func decide(_ context: RequestContext, table: TypeTable, channel: Int16) -> Result<Decision, RequestErrors> {
         if !table.computedEvals.isEmpty { computeValues(context, table: table) }
         if let template = table.subjectTemplate {
             let rendered = template.render(context, localDate: nil)
@@ -169,10 +101,15 @@ extension Engine {
     /// evaluated before any is stored, so none reads another).
     private func computeValues(_ context: RequestContext, table: TypeTable) {
         let values = table.computedEvals.map { $0.evaluate(context) }
-        let base = table.paramNames.count
-        context.withParamSlots { slots in
-            for (index, value) in values.enumerated() { slots.set(base + index, value) }
+        context.withComputedSlots { slots in
+            for (index, value) in values.enumerated() { slots.set(index, value) }
         }
+    }
+
+    /// The request error of a user context made by another engine (a policy reloaded between
+    /// reading a request and deciding it).
+    static var foreignContext: RequestErrors {
+        RequestErrors([RequestError(path: "user", message: "this user context or trigger was made for another policy's engine; read the request again")])
     }
 
     /// The request error of a decision whose delivery instant Herald cannot write.

@@ -1,4 +1,4 @@
-import HeraldPolicy
+public import HeraldPolicy
 import HeraldSyntax
 
 extension Engine {
@@ -26,51 +26,61 @@ extension Engine {
             return .bool(input.types[path[2]] ?? bundle.types[path[2]]?.defaultOn ?? true)
         default:
             // A declared app preference (`prefs:` in the catalog): the request's value, checked
-            // by `preferences(_:errors:)`, else the declared default.
+            // by `effectivePreferences(_:errors:)`, else the declared default.
             guard path.count == 2, let declared = bundle.prefs[path[1]], let fallback = declared.defaultValue else { return nil }
-            return input.app[path[1]].flatMap { Self.preferenceValue($0, of: declared.type) } ?? fallback
+            return input.app[path[1]] ?? fallback
         }
     }
 
-    /// A request's value of a declared preference, nil when it is not of `type`.
-    static func preferenceValue(_ json: JSON, of type: ValueType) -> Value? {
-        switch (type, json) {
-        case (.bool, .bool(let b)): .bool(b)
-        case (.int, .int(let n)): .int(n)
-        case (.string, .string(let s)): .string(s)
-        case (.enumeration(let e), .string(let s)) where e.cases.contains(s): .string(s)
-        default: nil
-        }
+    /// The problem of a preference the catalog does not declare, with the closest known name
+    /// (built in or declared).
+    package func unknownPreference(_ name: String, builtIn: [String]) -> RequestError {
+        var message = "unknown field `\(name)`"
+        let known = builtIn + bundle.prefs.names.filter { $0 != "maxPerDay" }
+        if let close = Suggestions.closest(to: name, in: known) { message += "; did you mean `\(close)`?" }
+        return RequestError(path: "prefs." + name, message: message)
     }
 
-    /// Checks the request's app preferences against the catalog's declarations: an unknown
-    /// name (with "did you mean" over every preference), a value of the wrong type, or one
-    /// outside `allowed` (`H0256`).
+    /// The type a declared app preference's value must have (nil: not declared, or built in).
+    package func appPreferenceType(_ name: String) -> ValueType? {
+        guard let declared = bundle.prefs[name], !declared.isBuiltin else { return nil }
+        return declared.type
+    }
+
+    /// The built-in preference names (`prefs.timezone`, …), for messages.
+    package static var builtInPreferences: [String] {
+        ["timezone", "pausedAll", "categories", "channels", "types", "quietHours",
+         "reminderTime", "trainingDays", "maxPerDay", "muted"]
+    }
+
+    /// Checks the app preferences against the catalog's declarations: an unknown name (with
+    /// "did you mean" over every preference), a value of the wrong type, or one outside
+    /// `allowed` (`H0256`).
     func checkDeclaredPreferences(_ input: PreferencesInput, errors: inout [RequestError]) {
         for name in input.app.keys.sorted() {
-            let json = input.app[name]!
+            let value = input.app[name]!
             let path = "prefs." + name
             guard let declared = bundle.prefs[name], !declared.isBuiltin else {
-                var message = "unknown field `\(name)`"
-                let known = RequestReader.prefsFields + bundle.prefs.names.filter { $0 != "maxPerDay" }
-                if let close = Suggestions.closest(to: name, in: known) { message += "; did you mean `\(close)`?" }
-                errors.append(RequestError(path: path, message: message))
+                errors.append(unknownPreference(name, builtIn: Self.builtInPreferences))
                 continue
             }
-            guard let value = Self.preferenceValue(json, of: declared.type) else {
-                let expected: String
-                switch declared.type {
-                case .bool: expected = "true or false"
-                case .int: expected = "an integer"
-                case .enumeration(let e): expected = "one of " + e.cases.joined(separator: ", ")
-                default: expected = "a string"
-                }
-                errors.append(RequestError(path: path, message: "expected \(expected), got \(RequestReader.show(json))"))
+            guard value.fits(declared.type) else {
+                errors.append(RequestError(path: path, message: "expected \(Self.describePreference(declared.type)), got \(value.shown)"))
                 continue
             }
             if let allowed = declared.allowed, !allowed.contains(value) {
-                errors.append(Self.notAllowed(path, shown: RequestReader.show(json), allowed: allowed))
+                errors.append(Self.notAllowed(path, shown: value.shown, allowed: allowed))
             }
+        }
+    }
+
+    /// What a declared preference of `type` expects, for messages.
+    package static func describePreference(_ type: ValueType) -> String {
+        switch type {
+        case .bool: "true or false"
+        case .int: "an integer"
+        case .enumeration(let e): "one of " + e.cases.joined(separator: ", ")
+        default: "a string"
         }
     }
 
@@ -143,7 +153,7 @@ extension Engine {
     /// The effective preferences. When the request's are invalid their problems are added to
     /// `errors` and the policy's defaults in UTC stand in, so that the rest of the request
     /// can still be checked (a decision is then never made).
-    func preferences(_ input: PreferencesInput, errors: inout [RequestError]) -> EffectivePreferences {
+    package func effectivePreferences(_ input: PreferencesInput, errors: inout [RequestError]) -> EffectivePreferences {
         if !input.app.isEmpty { checkDeclaredPreferences(input, errors: &errors) }
         if let stated = input.maxPerDay, let allowed = core.maxPerDayAllowed, !allowed.contains(.int(stated)) {
             errors.append(Self.notAllowed("prefs.maxPerDay", shown: "\(stated)", allowed: allowed))

@@ -21,27 +21,6 @@ public enum Explanation {
         return decisions.map { text($0, sourceLine: sourceLine, namingChannel: true) }.joined(separator: "\n\n")
     }
 
-    /// The explanation as JSON: `{ "type", "explanations": [ … ] }`, one entry per decision (per
-    /// channel of a `delivery: all` type) with its `channel`, `action`, `reason`, `deliverAt`,
-    /// `rule`, `cap`, `batch` and `steps` — the trace, each cited step with `line`, the quoted
-    /// YAML line (`33 | …`).
-    public static func json(_ decisions: [Decision], sourceLine: SourceLines) -> JSON {
-        let entries: [JSON] = decisions.map { decision in
-            let full = decision.json()
-            var members: [JSON.Member] = []
-            for key in ["channel", "action", "reason", "deliverAt", "localDeliverAt", "fallback", "rule", "cap", "batch"] {
-                if let value = full[key] { members.append(JSON.Member(key, value)) }
-            }
-            members.append(JSON.Member("steps", .array(decision.trace.map { step in
-                var entry = step.json().members ?? []
-                if let source = step.source, let quoted = quote(source, sourceLine) { entry.append(JSON.Member("line", .string(quoted))) }
-                return .object(entry)
-            })))
-            return .object(members)
-        }
-        return ["type": .string(decisions.first?.type ?? ""), "explanations": .array(entries)]
-    }
-
     /// Renders `decision`'s trace. `sourceLine` supplies the YAML text of cited lines;
     /// `namingChannel` names the channel in the head even when the decision is a suppression.
     public static func text(_ decision: Decision, sourceLine: SourceLines, namingChannel: Bool = false) -> String {
@@ -80,7 +59,7 @@ public enum Explanation {
 
     /// `33 | <line text>` for a `path:line:col` citation. A line longer than `quoteWidth` is
     /// shown as a window around the cited column, cut with `…`.
-    static func quote(_ citation: String, _ sourceLine: SourceLines) -> String? {
+    package static func quote(_ citation: String, _ sourceLine: SourceLines) -> String? {
         let parts = citation.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count >= 3, let line = Int(parts[parts.count - 2]) else { return nil }
         let column = Int(parts[parts.count - 1]) ?? 1

@@ -1,47 +1,46 @@
 import HeraldPolicy
 import HeraldSyntax
 
-/// What expressions read for one request: state and user values converted by the declared
-/// schema, the type's params, preferences, the trigger and the ledger (`sent`).
+/// What expressions read for one decision: the user context's fields and preferences, the
+/// trigger's params, the type's computed values, the trigger instant and the ledger (`sent`).
 ///
-/// One allocation per decision: the request's fields live in the header and its converted
-/// values in the same object's tail (`ManagedBuffer`), one slot per declared `state`/`user`
-/// field (`engine.fields`) then one per param of the type, `.null` where a value is absent.
-/// Converting a value stores it at its slot and reading one loads it: no search, no copy
-/// of a value table.
+/// One allocation per decision: the run's own fields live in the header, the type's computed
+/// values and the trace records in the same object's tail (`ManagedBuffer`). The user's fields
+/// and the trigger's params are read where the caller keeps them, by slot: no search, no copy.
 ///
 /// Invariants (this is the hot path's one `ManagedBuffer`; see HotPath/README.md):
 /// - The engine's core and the type's table are held `unowned(unsafe)`: a context lives only
 ///   for one `decide` call (`Engine.withContext`), during which the caller holds the engine
 ///   (and the engine its tables). Nothing a decision returns refers to its context.
-/// - The request is read through a pointer valid for that same call (`withUnsafePointer`).
+/// - The user context and the trigger are read through pointers valid for that same call
+///   (`withUnsafePointer`); their value arrays follow the engine's schema and the type's params.
 /// - Slots `0 ..< slotCount` are always initialized (`.null`: absent) and destroyed in
 ///   `deinit`; the trace records after them are plain data. Writers and record buffers are
-///   lent to closures only (`withFieldSlots`, `withParamSlots`) and copied out (`copyRecords`).
+///   lent to closures only (`withComputedSlots`) and copied out (`copyRecords`).
 final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, EvaluationContext {
     /// The context's own fields (a `ManagedBuffer` keeps them in its header).
     ///
-    /// The request is read where the caller keeps it (`decide` runs the whole decision
-    /// inside `withUnsafePointer` over it): the context copies none of its collections.
+    /// The user context and the trigger are read where the caller keeps them (`decide` runs
+    /// the whole decision inside `withUnsafePointer` over each): the context copies none of
+    /// their collections.
     struct Fields {
         unowned(unsafe) let core: EngineCore
         unowned(unsafe) let table: TypeTable
-        let request: UnsafePointer<DecisionRequest>
+        let user: UnsafePointer<UserContext>
+        let trigger: UnsafePointer<Trigger>
         let ledger: LedgerIndex
         let now: Int
-        /// The user's `id`, read while converting `user`.
-        var userID: String
         /// The type's `subject` template rendered for this request, when not empty.
         var renderedSubject: String?
-        let prefs: EffectivePreferences
         var moreRecords: [TraceRecord] = []
         /// The candidate delivery instant (`delivery.*`), `Int.min` until the run computes it
         /// (only for a type whose table says `judgesAtDelivery`).
         var deliveryAt = Int.min
-        /// Slots `0 ..< fieldCount` are `engine.fields`, then the type's params. The counts
-        /// below are 32-bit and packed with the flag so that the header stays small: the
-        /// context is one `malloc` per decision, kept within glibc's per-thread cache's sizes.
+        /// The user's fields and the trigger's params (their arrays' lengths); the tail's
+        /// `slotCount` slots are the type's computed values. 32-bit and packed with the flag
+        /// so that the header stays small: the context is one `malloc` per decision.
         let fieldCount32: Int32
+        let paramCount32: Int32
         let slotCount32: Int32
         /// How many trace records the stages wrote (the first `TraceRecords.capacity` are in
         /// the tail after the value slots, the rest, which the pipeline never makes, in
@@ -52,6 +51,7 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         var judgedAtDelivery = false
 
         var fieldCount: Int { @inline(__always) get { Int(fieldCount32) } }
+        var paramCount: Int { @inline(__always) get { Int(paramCount32) } }
         var slotCount: Int { @inline(__always) get { Int(slotCount32) } }
         var recordCount: Int {
             @inline(__always) get { Int(recordCount32) }
@@ -59,18 +59,18 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         }
     }
 
-    /// A context for `request` with every slot absent; the caller converts the request's
-    /// values into it (`slots`). `request` must stay valid while the context is used (for one
-    /// `decide` call).
-    fileprivate static func make(engine: Engine, table: TypeTable, request: UnsafePointer<DecisionRequest>, now: Int,
-                     prefs: consuming EffectivePreferences, ledger: LedgerIndex) -> RequestContext {
-        let fieldCount = engine.core.fields.count
-        // The params, then the type's computed values (`TypeTable.computedEvals`).
-        let slotCount = fieldCount + table.paramNames.count + table.computedEvals.count
-        let fields = Fields(core: engine.core, table: table, request: request, ledger: ledger, now: now,
-                            userID: "", renderedSubject: nil, prefs: prefs,
+    /// A context for `trigger` and `user` with every computed slot absent. Both must stay valid
+    /// while the context is used (for one `decide` call).
+    fileprivate static func make(engine: Engine, table: TypeTable, user: UnsafePointer<UserContext>, trigger: UnsafePointer<Trigger>,
+                                 now: Int, ledger: LedgerIndex) -> RequestContext {
+        assert(user.pointee.fields.count == engine.core.fields.count && trigger.pointee.params.count == table.paramNames.count,
+               "a context's inputs follow its engine's schema and its type's params")
+        let slotCount = table.computedEvals.count
+        let fields = Fields(core: engine.core, table: table, user: user, trigger: trigger, ledger: ledger, now: now,
+                            renderedSubject: nil,
                             // A bundle's fields and a type's params are counted in the hundreds at most.
-                            fieldCount32: Int32(fieldCount), slotCount32: Int32(slotCount))
+                            fieldCount32: Int32(user.pointee.fields.count), paramCount32: Int32(trigger.pointee.params.count),
+                            slotCount32: Int32(slotCount))
         let buffer = create(minimumCapacity: slotCount + recordSpace) { _ in fields }
         let context = unsafeDowncast(buffer, to: RequestContext.self)
         context.withUnsafeMutablePointerToElements { $0.initialize(repeating: .null, count: slotCount) }
@@ -96,7 +96,7 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     var table: TypeTable { fields.pointee.table }
     var engine: Engine { Engine(core: fields.pointee.core) }
     /// The trigger instant (`trigger.at`).
-    var at: Int { fields.pointee.request.pointee.at }
+    var at: Int { fields.pointee.trigger.pointee.at }
     var now: Int { fields.pointee.now }
     /// Sets the candidate delivery instant the type's conditions are judged at (docs/time.md,
     /// "When a rule is judged").
@@ -106,21 +106,18 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     }
     /// The instant `since()` and `sent(…)` windows are judged at.
     var judgedNow: Int { fields.pointee.judgedAtDelivery ? fields.pointee.deliveryAt : now }
-    var permission: Permission { fields.pointee.request.pointee.permission }
-    var userID: String {
-        _read { yield fields.pointee.userID }
-        _modify { yield &fields.pointee.userID }
-    }
+    var permission: Permission { fields.pointee.user.pointee.permission }
+    var userID: String { _read { yield fields.pointee.user.pointee.id } }
     /// What per-subject caps count by: the type's `subject` template rendered (when not
     /// empty), else the request's `subject`.
-    var subject: String? { fields.pointee.renderedSubject ?? fields.pointee.request.pointee.subject }
+    var subject: String? { fields.pointee.renderedSubject ?? fields.pointee.trigger.pointee.subject }
     var renderedSubject: String? {
         _read { yield fields.pointee.renderedSubject }
         _modify { yield &fields.pointee.renderedSubject }
     }
-    var prefs: EffectivePreferences { _read { yield fields.pointee.prefs } }
-    /// The request's own preferences (toggles, training days, muted ids).
-    var input: PreferencesInput { _read { yield fields.pointee.request.pointee.prefs } }
+    var prefs: EffectivePreferences { _read { yield fields.pointee.user.pointee.effective } }
+    /// The user's stated preferences (toggles, training days, muted ids).
+    var input: PreferencesInput { _read { yield fields.pointee.user.pointee.prefs } }
     var ledger: LedgerIndex { _read { yield fields.pointee.ledger } }
     /// Room for `TraceRecords.capacity` records after the value slots, in value-sized units.
     private static let recordSpace = (TraceRecords.capacity * MemoryLayout<TraceRecord>.stride
@@ -155,40 +152,37 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
         fields.pointee.recordCount = count &+ 1
     }
 
-    /// Runs `body` with the field slots, where converted `state`/`user` values go (lent for
-    /// the closure only).
-    func withFieldSlots<R>(_ body: (SlotWriter) -> R) -> R {
-        withUnsafeMutablePointerToElements { values in body(SlotWriter(base: values, count: fields.pointee.fieldCount)) }
-    }
-
-    /// Runs `body` with the type's param slots (param `i` at slot `i`), lent for the closure
-    /// only.
-    func withParamSlots<R>(_ body: (SlotWriter) -> R) -> R {
-        withUnsafeMutablePointerToElements { values in
-            body(SlotWriter(base: values + fields.pointee.fieldCount, count: fields.pointee.slotCount - fields.pointee.fieldCount))
-        }
-    }
-
-    /// The value at slot `index` (already range-checked); nil: absent.
-    @inline(__always)
-    private func stored(_ index: Int) -> Value? {
-        withUnsafeMutablePointerToElements { values in
-            if case .null = values[index] { return nil }
-            return values[index]
-        }
+    /// Runs `body` with the type's computed-value slots (computed value `i` at slot `i`), lent
+    /// for the closure only.
+    func withComputedSlots<R>(_ body: (SlotWriter) -> R) -> R {
+        withUnsafeMutablePointerToElements { values in body(SlotWriter(base: values, count: fields.pointee.slotCount)) }
     }
 
     /// The value of field `slot` (like `engine.fields`); nil: absent or out of range.
     @inline(__always)
     func field(_ slot: Int) -> Value? {
-        slot >= 0 && slot < fields.pointee.fieldCount ? stored(slot) : nil
+        guard slot >= 0 && slot < fields.pointee.fieldCount else { return nil }
+        let value = fields.pointee.user.pointee.fields[slot]
+        if case .null = value { return nil }
+        return value
     }
 
-    /// The value of param `slot` (like `table.type.params`); nil: absent or out of range.
+    /// The value of param `slot` (like `table.type.params`, then the type's computed values);
+    /// nil: absent or out of range.
     @inline(__always)
     func param(_ slot: Int) -> Value? {
-        let index = fields.pointee.fieldCount &+ slot
-        return slot >= 0 && index < fields.pointee.slotCount ? stored(index) : nil
+        let params = fields.pointee.paramCount
+        if slot >= 0 && slot < params {
+            let value = fields.pointee.trigger.pointee.params[slot]
+            if case .null = value { return nil }
+            return value
+        }
+        let index = slot &- params
+        guard index >= 0 && index < fields.pointee.slotCount else { return nil }
+        return withUnsafeMutablePointerToElements { values in
+            if case .null = values[index] { return nil }
+            return values[index]
+        }
     }
 
     /// The value at a resolved slot; nil: absent.
@@ -204,7 +198,7 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
     /// A `state`/`user` read the compiler bound to its index in `schemaFields`.
     @inline(__always)
     func value(slot: Int, path: [String]) -> Value? {
-        if slot >= 0 { return slot < fields.pointee.fieldCount ? stored(slot) : value(at: path) }
+        if slot >= 0 { return slot < fields.pointee.fieldCount ? field(slot) : value(at: path) }
         switch BuiltinRead(rawValue: slot) {
         case .now?: return .instant(now)
         case .localDate?, .localWeekday?, .localTime?:
@@ -254,14 +248,16 @@ final class RequestContext: ManagedBuffer<RequestContext.Fields, Value>, Evaluat
 }
 
 extension Engine {
-    /// Runs `body` with the context of one decision, with no value converted yet. The
-    /// context reads the request in place, so it is pinned for the call (without a ledger,
-    /// the request's history is indexed here).
-    func withContext<R>(_ request: DecisionRequest, table: TypeTable, prefs: EffectivePreferences,
-                        ledger: LedgerIndex?, now: Int, _ body: (RequestContext) -> R) -> R {
-        let ledger = ledger ?? LedgerIndex(request.history, categories: categoryOfType)
-        return withUnsafePointer(to: request) { request in
-            body(RequestContext.make(engine: self, table: table, request: request, now: now, prefs: prefs, ledger: ledger))
+    /// Runs `body` with the context of one decision, no computed value evaluated yet. The
+    /// context reads the user context and the trigger in place, so both are pinned for the call
+    /// (without a ledger, the user's history is indexed here).
+    func withContext<R>(_ trigger: Trigger, user: UserContext, table: TypeTable, ledger: LedgerIndex?, now: Int,
+                        _ body: (RequestContext) -> R) -> R {
+        let ledger = ledger ?? LedgerIndex(user.history, categories: categoryOfType)
+        return withUnsafePointer(to: user) { user in
+            withUnsafePointer(to: trigger) { trigger in
+                body(RequestContext.make(engine: self, table: table, user: user, trigger: trigger, now: now, ledger: ledger))
+            }
         }
     }
 }

@@ -12,81 +12,60 @@ public struct Plan: Sendable, Equatable {
     /// delivery instant then key.
     public var deliveries: [Decision]
 
-    /// `{ "decisions": [...], "batches": [...], "deliveries": [{ "key", "type", "deliverAt" }] }`.
-    public func json() -> JSON {
-        [
-            "decisions": .array(decisions.map { $0.json() }),
-            "batches": .array(batches.map { $0.json() }),
-            "deliveries": .array(deliveries.map { d in
-                ["key": .string(d.key ?? ""), "type": .string(d.type),
-                 "deliverAt": .string(ContractTime.format(d.deliverAt ?? 0))]
-            }),
-        ]
-    }
 }
 
 extension Engine {
     /// A plan's horizon when neither the request nor the policy gives one.
     public static let defaultPlanHorizon = 7 * 86_400
 
-    /// Decides a set of candidates together, so higher priorities keep capacity and batches
-    /// form from all members.
+    /// Decides a set of triggers for one user together, so higher priorities keep capacity and
+    /// batches form from all members.
     ///
-    /// Candidates are decided in priority order (the type's `priority`, else its rank in
-    /// `priorities`; ties by trigger instant, then by position), each with its own request
-    /// plus every earlier scheduled or batched decision of the plan fed back as a `scheduled`
-    /// history entry. Deliveries after `now + horizon` are left out of `deliveries`, and of
+    /// Triggers are decided in priority order (the type's `priority`, else its rank in
+    /// `priorities`; ties by trigger instant, then by position), each against the user's
+    /// history plus every earlier scheduled or batched decision of the plan, fed back as a
+    /// `scheduled` entry. Deliveries after `now + horizon` are left out of `deliveries`, and of
     /// the rest at most the policy's `plan.maxPending` are kept (docs/decisions.md § Plan).
-    /// - Parameter horizon: seconds; nil: the policy's `plan.horizon`, else 7 days. A horizon
-    ///   longer than the policy's is cut to it (the policy states what the app can hold).
+    /// - Parameters:
+    ///   - triggers: the candidates, each from this engine.
+    ///   - user: the user's context, shared by every candidate.
+    ///   - horizon: seconds; nil: the policy's `plan.horizon`, else 7 days. A horizon longer
+    ///     than the policy's is cut to it (the policy states what the app can hold).
     /// - Returns: the plan, or every problem with the candidates (`candidates[i].…` paths).
-    public func plan(_ candidates: [DecisionRequest], now: Int, horizon: Int?) -> Result<Plan, RequestErrors> {
+    public func plan(_ triggers: [Trigger], for user: UserContext, now: Int, horizon: Int?) -> Result<Plan, RequestErrors> {
         let limits = bundle.plan
         let horizon = min(horizon ?? limits.horizon ?? Self.defaultPlanHorizon, limits.horizon ?? Int.max)
-        // Sort keys computed once per candidate (priority lookups and request copies stay out
-        // of the n log n comparisons).
-        let keys = candidates.indices.map { i in (priority: tables[candidates[i].type]?.priority ?? 0, at: candidates[i].at, index: i) }
+        // Sort keys computed once per candidate (priority lookups stay out of the n log n comparisons).
+        let keys = triggers.indices.map { i in (priority: tables[triggers[i].type]?.priority ?? 0, at: triggers[i].at, index: i) }
         let order = keys.sorted { a, b in
             if a.priority != b.priority { return a.priority > b.priority }
             if a.at != b.at { return a.at < b.at }
             return a.index < b.index
         }.map(\.index)
-        var fed: [HistoryEntry] = []
-        var decisions = [[Decision]](repeating: [], count: candidates.count)
+        var decisions = [[Decision]](repeating: [], count: triggers.count)
         var errors: [RequestError] = []
-        // Candidates of one user share one history (a parsed plan request always does): index it
-        // once and insert each fed decision, instead of re-indexing history + fed per candidate.
-        let history = candidates.first?.history ?? []
-        var shared: LedgerIndex? = candidates.allSatisfy({ $0.history == history })
-            ? LedgerIndex(history, categories: categoryOfType) : nil
-        // Consecutive candidates of one user usually carry the same prefs, state and user:
-        // their conversions are reused while the inputs stay equal.
-        var reuse = RequestConversions()
+        // One index of the user's history, with each fed decision inserted.
+        var ledger = LedgerIndex(user.history, categories: categoryOfType)
         for index in order {
-            var request = candidates[index]
-            if shared == nil { request.history += fed }
+            let trigger = triggers[index]
             // A `delivery: all` candidate is decided once per channel, each against the same
             // ledger (siblings do not count against each other), then all are fed.
-            let channels = tables[request.type].map { $0.deliversAll ? $0.channelChoices.count : 0 } ?? 0
-            var failed = false
+            let channels = tables[trigger.type].map { $0.deliversAll ? $0.channelChoices.count : 0 } ?? 0
             for channel in channels == 0 ? [-1] : Array(0 ..< channels) {
-                let result = decideOne(request, ledger: shared, now: now, channel: Int16(channel), reuse: &reuse)
-                switch result {
+                switch decideOne(trigger, user: user, ledger: ledger, now: now, channel: Int16(channel)) {
                 case .failure(let problems):
                     errors += problems.errors.map { RequestError(path: "candidates[\(index)].\($0.path)", message: $0.message) }
-                    failed = true
                 case .success(let decision):
                     decisions[index].append(decision)
+                    continue
                 }
-                if failed { break }
+                break
             }
             for decision in decisions[index] where decision.action != .suppress {
                 if let key = decision.key, let at = decision.deliverAt {
-                    let entry = HistoryEntry(key: key, type: decision.type, subject: decision.subject,
-                                             channel: decision.channel, deliverAt: at, status: .scheduled,
-                                             batchKey: decision.batch?.key)
-                    fed.append(entry)
-                    shared?.insert(entry)
+                    ledger.insert(HistoryEntry(key: key, type: decision.type, subject: decision.subject,
+                                               channel: decision.channel, deliverAt: at, status: .scheduled,
+                                               batchKey: decision.batch?.key))
                 }
             }
         }
@@ -94,7 +73,7 @@ extension Engine {
         var result = decisions.flatMap { $0 }
         // Each decision's trigger instant: a batch's members are flushed in trigger order, so its
         // first member (`{first}`, `{first.<param>}`) is the earliest, whatever the candidates' order.
-        let triggeredAt = decisions.indices.flatMap { i in decisions[i].map { _ in candidates[i].at } }
+        let triggeredAt = decisions.indices.flatMap { i in decisions[i].map { _ in triggers[i].at } }
         // A member scheduled alone at a batch's start joins the batch that formed around it.
         // Members are grouped by batch key once, and lone scheduled decisions by instant, so
         // this is O(n log n) however many batches form.

@@ -38,10 +38,12 @@ extension Engine {
         return result
     }
 
-    /// Plans `request`'s candidates and reconciles the plan with its pending entries.
+    /// Plans `triggers` for `user` and reconciles the plan with the pending entries.
+    /// - Parameter user: the user's context; its history holds only what already happened
+    ///   (see `reconcile(_:pending:)`).
     /// - Returns: the plan and the reconciliation, or every problem with the candidates.
-    public func reconcile(_ request: ReconcileRequest) -> Result<(plan: Plan, reconciliation: Reconciliation), RequestErrors> {
-        plan(request.plan.candidates, now: request.plan.now, horizon: request.plan.horizon)
-            .map { plan in (plan, reconcile(plan, pending: request.pending)) }
+    public func reconcile(_ triggers: [Trigger], for user: UserContext, pending: [PendingEntry], now: Int,
+                          horizon: Int?) -> Result<(plan: Plan, reconciliation: Reconciliation), RequestErrors> {
+        plan(triggers, for: user, now: now, horizon: horizon).map { plan in (plan, reconcile(plan, pending: pending)) }
     }
 }

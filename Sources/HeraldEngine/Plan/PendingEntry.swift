@@ -58,15 +58,6 @@ public struct PendingEntry: Sendable, Hashable {
         return changed
     }
 
-    /// The entry as a contract object (the shape a reconcile request's `pending` takes).
-    public func json() -> JSON {
-        var members = [JSON.Member("key", .string(key)), JSON.Member("type", .string(type)),
-                       JSON.Member("deliverAt", .string(ContractTime.format(deliverAt)))]
-        let optional: [(String, String?)] = [("subject", subject), ("channel", channel), ("batch", batchKey),
-                                             ("title", title), ("body", body), ("link", link), ("threadId", threadId)]
-        for (name, value) in optional { if let value { members.append(JSON.Member(name, .string(value))) } }
-        return .object(members)
-    }
 }
 
 extension Decision {

@@ -41,17 +41,4 @@ public struct Reconciliation: Sendable, Equatable {
     public var applied: [PendingEntry] {
         keep + update.compactMap { $0.decision.pendingEntry() } + add.compactMap { $0.pendingEntry() }
     }
-
-    /// `{ "add": [decision…], "keep": [pending…], "update": [{ "key", "changed", "from", "to" }], "cancel": [pending…] }`.
-    public func json() -> JSON {
-        [
-            "add": .array(add.map { $0.json() }),
-            "keep": .array(keep.map { $0.json() }),
-            "update": .array(update.map { u in
-                ["key": .string(u.pending.key), "changed": .array(u.changed.map(JSON.string)),
-                 "from": u.pending.json(), "to": u.decision.json()]
-            }),
-            "cancel": .array(cancel.map { $0.json() }),
-        ]
-    }
 }

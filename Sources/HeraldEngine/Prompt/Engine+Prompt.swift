@@ -15,20 +15,15 @@ extension Engine {
     /// `unknown` and `provisional` permissions go on to the rules (a provisional grant may be
     /// upgraded by asking). Pure and deterministic, like `decide`.
     /// - Parameters:
-    ///   - request: the user, prefs, permission, state and history.
-    ///   - now: the caller's clock (usually `request.now`); rules read it as `now`,
-    ///     `trigger.at` and `local.*`.
-    /// - Returns: the decision, or every problem with the request (values of the wrong type,
-    ///   unknown state fields, an unknown zone).
+    ///   - user: the user's context (prefs, permission, state, history), from this engine.
+    ///   - now: the caller's clock; rules read it as `now`, `trigger.at` and `local.*`.
+    /// - Returns: the decision, or the request error of a context made by another engine.
     /// - Complexity: O(h log h) for h history entries, then one evaluation per rule.
-    public func prompt(_ request: PromptRequest, now: Int) -> Result<PromptDecision, RequestErrors> {
-        var errors: [RequestError] = []
-        let prefs = preferences(request.prefs, errors: &errors)
-        let fieldValues = fieldValues(state: request.state, user: request.user, errors: &errors)
-        guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
-        let context = PromptContext(engine: self, now: now, prefs: prefs, input: request.prefs, fieldValues: fieldValues,
-                                    ledger: LedgerIndex(request.history, categories: categoryOfType))
-        var run = PromptRun(engine: self, context: context, permission: request.permission)
+    public func prompt(for user: UserContext, now: Int) -> Result<PromptDecision, RequestErrors> {
+        guard user.schema == ObjectIdentifier(core) else { return .failure(Self.foreignContext) }
+        let context = PromptContext(engine: self, now: now, prefs: user.effective, input: user.prefs, fieldValues: user.fields,
+                                    ledger: LedgerIndex(user.history, categories: categoryOfType))
+        var run = PromptRun(engine: self, context: context, permission: user.permission)
         return .success(run.execute())
     }
 }

@@ -34,8 +34,6 @@ final class TypeTable: Sendable {
     let paramNames: [String]
     /// The params' declared types, like `paramNames`.
     let paramTypes: [ValueType]
-    /// How each param converts (`LeafKind`), like `paramNames`.
-    let paramKinds: [LeafKind]
     /// The params' names' UTF-8 lengths, like `paramNames`.
     let paramLengths: [Int]
 
@@ -236,7 +234,6 @@ final class TypeTable: Sendable {
         paramSlots = slots
         paramNames = type.params.map(\.name)
         paramTypes = type.params.map(\.type)
-        paramKinds = paramTypes.map(LeafKind.init)
         paramLengths = paramNames.map(\.utf8.count)
         computedNames = type.computed.map(\.name)
         computedEvals = type.computed.map { UnownedExpression(keptAlongside: $0.expression) }

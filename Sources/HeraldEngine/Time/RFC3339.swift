@@ -37,13 +37,13 @@ public enum RFC3339 {
 
     /// Whether `text` is a well-formed timestamp naming an instant outside `instants`, so
     /// that a request error can say what is wrong with it.
-    static func isOutOfRange(_ text: String) -> Bool {
+    package static func isOutOfRange(_ text: String) -> Bool {
         guard let instant = instantIgnoringRange(text) else { return false }
         return !instants.contains(instant)
     }
 
     /// What a request error expects instead of an instant outside `instants`.
-    static let rangeExpectation = "an instant from 0001-01-01T00:00:00Z through 9999-12-31T23:59:59Z in UTC"
+    package static let rangeExpectation = "an instant from 0001-01-01T00:00:00Z through 9999-12-31T23:59:59Z in UTC"
 
     static func instantIgnoringRange(utf8 b: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = b.count

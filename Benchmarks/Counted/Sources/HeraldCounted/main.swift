@@ -1,10 +1,14 @@
 // Decides the headline request (Handz N-MAINT-DUE-TODAY at noon in New York, 2 items due,
-// a kept 1,000-entry ledger) N times in a plain loop: `HeraldCounted N`.
+// a kept 1,000-entry ledger) N times in a plain loop: `HeraldCounted N [typed|request]`.
+// `typed` (the default) decides the engine's typed inputs, converted once, as a service that
+// keeps a user's context does; `request` converts the request (`Engine.inputs`) every time, as
+// a served or CLI request is.
 //
 // Instructions per decision = (count at N = 3,000 − count at N = 1,000) / 2,000, with
 //   SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind .build/release/HeraldCounted N
 // (the set-up is the same in both runs, so it cancels out).
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 
@@ -34,9 +38,14 @@ let request = DecisionRequest(type: "N-MAINT-DUE-TODAY", at: noon, now: noon,
 let ledger = engine.ledger(history)
 
 let iterations = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 1_000 : 1_000
+let convertsEachTime = CommandLine.arguments.count > 2 && CommandLine.arguments[2] == "request"
+guard case .success(let inputs) = engine.inputs(request) else { fatalError("the headline request does not convert") }
 var scheduled = 0
 for _ in 0..<iterations {
-    if case .success(let decision) = engine.decide(request, ledger: ledger, now: noon), decision.action == .schedule {
+    let decided = convertsEachTime
+        ? engine.decide(request, ledger: ledger, now: noon)
+        : engine.decide(inputs.trigger, for: inputs.user, ledger: ledger, now: noon)
+    if case .success(let decision) = decided, decision.action == .schedule {
         scheduled += 1
     }
 }

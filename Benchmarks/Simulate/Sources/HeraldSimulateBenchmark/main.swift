@@ -4,6 +4,7 @@
 // `HERALD_SIM_USERS=N` runs only the first N users (for a profiler); `HERALD_SIM_JSON=FILE` writes
 // the run's JSON there (to compare two builds byte for byte).
 import Foundation
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldSimulate

@@ -7,6 +7,7 @@
 // Default: 10,000 rows over 1,000 users, then 1,000,000 rows over 100,000 users, 20,000 decisions each.
 import Foundation
 import GRDB
+import HeraldContract
 import HeraldEngine
 import HeraldPolicy
 import HeraldSQLite

@@ -1,4 +1,5 @@
-/// The JSON a reconciliation is asked with: a plan request (docs/decisions.md § Plan) plus the
+public import HeraldEngine
+/// A `reconcile` request as read from JSON: a plan request (docs/decisions.md § Plan) plus the
 /// notifications the caller has scheduled and not yet delivered.
 ///
 /// ```json
@@ -30,9 +31,6 @@ public struct ReconcileRequest: Sendable {
 
     /// Reads a reconcile request from parsed JSON (see `parse(_:)`).
     public static func parse(json: JSON) throws(RequestErrors) -> ReconcileRequest {
-        guard let members = json.members else {
-            throw RequestErrors([RequestError(path: "request", message: "expected an object, got \(json.kindName)")])
-        }
         var reader = RequestReader()
         var pending: [PendingEntry] = []
         if let list = json["pending"] {
@@ -43,21 +41,15 @@ public struct ReconcileRequest: Sendable {
             } else {
                 reader.mismatch("pending", "an array", list)
             }
-        } else {
+        } else if json.members != nil {
             reader.fail("pending", "missing required field; write `[]` when nothing is scheduled")
         }
         for (index, entry) in (json["history"]?.elements ?? []).enumerated() where entry["status"]?.stringValue == "scheduled" {
             reader.fail("history[\(index)].status",
                         "a scheduled entry belongs in `pending`: `history` holds what already happened, and the plan replaces what is pending")
         }
-        var errors = reader.errors
-        var plan: PlanRequest?
-        do {
-            plan = try PlanRequest.parse(json: .object(members.filter { $0.key != "pending" }))
-        } catch {
-            errors += error.errors
-        }
-        guard errors.isEmpty, let plan else { throw RequestErrors(errors) }
+        let plan = reader.planRequest(json, also: ["pending"])
+        guard reader.errors.isEmpty, let plan else { throw RequestErrors(reader.errors) }
         return ReconcileRequest(plan: plan, pending: pending)
     }
 }

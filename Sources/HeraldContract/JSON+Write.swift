@@ -1,3 +1,4 @@
+public import HeraldEngine
 import HeraldSyntax
 
 extension JSON {

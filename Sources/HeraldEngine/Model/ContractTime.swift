@@ -1,7 +1,7 @@
-/// The few calendar conversions the JSON contract needs: RFC 3339 instants (read by
+/// The few calendar conversions Herald writes and reads in text: RFC 3339 instants (read by
 /// `RFC3339.parse`, written by `InstantText.rfc3339` through `RFC3339.format`) and `HH:MM`
 /// times of day.
-enum ContractTime {
+package enum ContractTime {
     /// Seconds since 1970-01-01T00:00:00Z for an RFC 3339 `date-time`
     /// (`2026-03-08T09:30:00Z`, `2026-03-08t09:30:00.250+01:00`), or nil if malformed or
     /// outside `RFC3339.instants` (0001-01-01T00:00:00Z … 9999-12-31T23:59:59Z in UTC).
@@ -9,18 +9,18 @@ enum ContractTime {
     /// Fractional seconds are accepted and dropped (instants are whole seconds); a leap
     /// second (`:60`) is rejected.
     @inline(__always)
-    static func parseInstant(_ text: String) -> Int? { RFC3339.parse(text) }
+    package static func parseInstant(_ text: String) -> Int? { RFC3339.parse(text) }
 
     /// RFC 3339 text for `instant` as seen at `offsetSeconds` east of UTC: `Z` when the
     /// offset is zero, else `±HH:MM`; an offset with seconds (or a local year outside
     /// 0000–9999) is written in UTC instead (`RFC3339.format`).
     @inline(__always)
-    static func format(_ instant: Int, offsetSeconds: Int = 0) -> String {
+    package static func format(_ instant: Int, offsetSeconds: Int = 0) -> String {
         RFC3339.format(instant, offsetSeconds: offsetSeconds)
     }
 
     /// Seconds after midnight for a `HH:MM` time of day (`"07:30"` → 27000), or nil.
-    static func parseTimeOfDay(_ text: String) -> Int? {
+    package static func parseTimeOfDay(_ text: String) -> Int? {
         let b = Array(text.utf8)
         guard b.count == 5, b[2] == UInt8(ascii: ":"), let hour = digits(b, 0, 2), let minute = digits(b, 3, 2),
               hour < 24, minute < 60
@@ -29,7 +29,7 @@ enum ContractTime {
     }
 
     /// `HH:MM` for seconds after midnight (seconds are dropped).
-    static func formatTimeOfDay(_ seconds: Int) -> String {
+    package static func formatTimeOfDay(_ seconds: Int) -> String {
         pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2)
     }
 

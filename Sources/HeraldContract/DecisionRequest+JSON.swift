@@ -1,3 +1,4 @@
+public import HeraldEngine
 extension DecisionRequest {
     /// The request in the contract's shape (instants in UTC); `DecisionRequest(json:)` reads
     /// it back to an equal value. Used by tools that record or replay requests.
@@ -7,7 +8,7 @@ extension DecisionRequest {
             JSON.Member("at", .string(ContractTime.format(at))),
             JSON.Member("now", .string(ContractTime.format(now))),
             JSON.Member("user", user),
-            JSON.Member("prefs", prefs.json()),
+            JSON.Member("prefs", prefs.json(appPrefs: appPrefs)),
             JSON.Member("permission", .string(permission.rawValue)),
             JSON.Member("state", state),
             JSON.Member("params", params),
@@ -20,7 +21,9 @@ extension DecisionRequest {
 
 extension PreferencesInput {
     /// The stated preferences only; unstated ones stay absent so the policy defaults apply.
-    public func json() -> JSON {
+    /// `appPrefs` are the catalog's own as a request gave them (`app`'s converted values are
+    /// written where `appPrefs` has none).
+    public func json(appPrefs: [String: JSON] = [:]) -> JSON {
         var members: [JSON.Member] = []
         func toggles(_ map: [String: Bool]) -> JSON {
             .object(map.keys.sorted().map { JSON.Member($0, .bool(map[$0]!)) })
@@ -48,7 +51,9 @@ extension PreferencesInput {
         }
         if let maxPerDay { members.append(JSON.Member("maxPerDay", .int(maxPerDay))) }
         if let muted { members.append(JSON.Member("muted", .array(muted.map(JSON.string)))) }
-        for name in app.keys.sorted() { members.append(JSON.Member(name, app[name]!)) }
+        for name in Set(app.keys).union(appPrefs.keys).sorted() {
+            members.append(JSON.Member(name, appPrefs[name] ?? Decision.Presentation.json(of: app[name]!)))
+        }
         return .object(members)
     }
 }

@@ -1,4 +1,5 @@
-/// What a caller asks `Engine.prompt`: may the app ask this user for OS notification
+public import HeraldEngine
+/// A `prompt` request as read from JSON: may the app ask this user for OS notification
 /// permission now? The decide request's fields without a trigger (no `type`, `at`, `params`
 /// or `subject`); see docs/decisions.md (Prompt).
 public struct PromptRequest: Sendable, Equatable {
@@ -8,6 +9,8 @@ public struct PromptRequest: Sendable, Equatable {
     /// The user record: an object with a string `id` plus the catalog's declared fields.
     public var user: JSON
     public var prefs: PreferencesInput
+    /// The catalog's declared preferences as given.
+    public var appPrefs: [String: JSON]
     /// The OS permission as the device reports it now (`unknown` until the dialog is answered).
     public var permission: Permission
     /// The user's state (declared fields, nested objects); `{}` when absent.
@@ -15,9 +18,10 @@ public struct PromptRequest: Sendable, Equatable {
     /// The user's ledger, for `sent(…)` in rules.
     public var history: [HistoryEntry]
 
-    public init(now: Int, user: JSON, prefs: PreferencesInput = PreferencesInput(), permission: Permission = .unknown,
-                state: JSON = .object([]), history: [HistoryEntry] = []) {
+    public init(now: Int, user: JSON, prefs: PreferencesInput = PreferencesInput(), appPrefs: [String: JSON] = [:],
+                permission: Permission = .unknown, state: JSON = .object([]), history: [HistoryEntry] = []) {
         self.now = now
+        self.appPrefs = appPrefs
         self.user = user
         self.prefs = prefs
         self.permission = permission
@@ -41,12 +45,17 @@ public struct PromptRequest: Sendable, Equatable {
         self = request
     }
 
+    /// The user half of the request.
+    public var userRequest: UserRequest {
+        UserRequest(user: user, prefs: prefs, appPrefs: appPrefs, permission: permission, state: state, history: history)
+    }
+
     /// The request in the contract's shape; `PromptRequest(json:)` reads it back.
     public func json() -> JSON {
         .object([
             JSON.Member("now", .string(ContractTime.format(now))),
             JSON.Member("user", user),
-            JSON.Member("prefs", prefs.json()),
+            JSON.Member("prefs", prefs.json(appPrefs: appPrefs)),
             JSON.Member("permission", .string(permission.rawValue)),
             JSON.Member("state", state),
             JSON.Member("history", .array(history.map { $0.json() })),
@@ -61,12 +70,9 @@ extension RequestReader {
         guard let members = object(json, at: "", known: Self.promptFields) else { return nil }
         let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         let now = instant(fields["now"], at: "now")
-        let user = self.user(fields["user"])
-        let prefs = fields["prefs"].map { preferences($0, at: "prefs") } ?? PreferencesInput()
-        let permission = fields["permission"].map { oneOf($0, at: "permission", as: Permission.self) } ?? .unknown
-        let state = objectOrEmpty(fields["state"], at: "state")
-        let history = self.history(fields["history"])
-        guard errors.isEmpty, let now, let user, let permission else { return nil }
-        return PromptRequest(now: now, user: user, prefs: prefs, permission: permission, state: state, history: history)
+        let user = userRequest(fields)
+        guard errors.isEmpty, let now, let user else { return nil }
+        return PromptRequest(now: now, user: user.user, prefs: user.prefs, appPrefs: user.appPrefs, permission: user.permission,
+                             state: user.state, history: user.history)
     }
 }

@@ -1,8 +1,9 @@
+public import HeraldEngine
 import HeraldSyntax
 
-/// What a caller asks the engine to decide: one notification trigger for one user, with the
-/// user's preferences, state and history (the `decide` request of the JSON contract; see
-/// `docs/decisions.md`).
+/// A `decide` request as read from JSON (docs/decisions.md): one trigger for one user, with the
+/// user's preferences, state and history, checked for shape. `Engine.inputs(_:)` converts it,
+/// once, against a policy's schema into the engine's `UserContext` and `Trigger`.
 public struct DecisionRequest: Sendable, Equatable {
     /// The notification type id (`N-MAINT-DUE-TODAY`).
     public var type: String
@@ -12,7 +13,11 @@ public struct DecisionRequest: Sendable, Equatable {
     public var now: Int
     /// The user record: an object with a string `id` plus the catalog's declared fields.
     public var user: JSON
+    /// The built-in preferences; the catalog's own are in `appPrefs`.
     public var prefs: PreferencesInput
+    /// The catalog's declared preferences as given (every `prefs` field that is not built in),
+    /// converted by their declared types with the rest of the request.
+    public var appPrefs: [String: JSON]
     public var permission: Permission
     /// The user's state (declared fields, nested objects); `{}` when absent.
     public var state: JSON
@@ -24,10 +29,11 @@ public struct DecisionRequest: Sendable, Equatable {
     public var history: [HistoryEntry]
 
     public init(
-        type: String, at: Int, now: Int, user: JSON, prefs: PreferencesInput = PreferencesInput(),
+        type: String, at: Int, now: Int, user: JSON, prefs: PreferencesInput = PreferencesInput(), appPrefs: [String: JSON] = [:],
         permission: Permission = .unknown, state: JSON = .object([]), params: JSON = .object([]),
         subject: String? = nil, history: [HistoryEntry] = []
     ) {
+        self.appPrefs = appPrefs
         self.type = type
         self.at = at
         self.now = now
@@ -42,6 +48,19 @@ public struct DecisionRequest: Sendable, Equatable {
 
     /// The user's `id`.
     public var userID: String { user["id"]?.stringValue ?? "" }
+
+    /// The user half of the request.
+    public var userRequest: UserRequest {
+        get { UserRequest(user: user, prefs: prefs, appPrefs: appPrefs, permission: permission, state: state, history: history) }
+        set {
+            user = newValue.user
+            prefs = newValue.prefs
+            appPrefs = newValue.appPrefs
+            permission = newValue.permission
+            state = newValue.state
+            history = newValue.history
+        }
+    }
 
     /// Reads a request from JSON text.
     /// - Throws: `RequestErrors` with the parse error (path `request`, message `line:col: …`)
@@ -62,12 +81,13 @@ public struct DecisionRequest: Sendable, Equatable {
 
 /// Walks a request, collecting every problem instead of stopping at the first. (Internal:
 /// `PromptRequest` reads its fields with the same checks.)
-struct RequestReader {
-    var errors: [RequestError] = []
+package struct RequestReader {
+    package var errors: [RequestError] = []
+
+    package init() {}
 
     static let requestFields = ["type", "at", "now", "user", "prefs", "permission", "state", "params", "subject", "history"]
-    static let prefsFields = ["timezone", "pausedAll", "categories", "channels", "types", "quietHours",
-                              "reminderTime", "trainingDays", "maxPerDay", "muted"]
+    static var prefsFields: [String] { Engine.builtInPreferences }
     static let historyFields = ["key", "type", "subject", "channel", "deliverAt", "status", "batch"]
 
     mutating func fail(_ path: String, _ message: String, code: String? = nil) {
@@ -75,7 +95,7 @@ struct RequestReader {
     }
 
     /// `"tomorrow"`, `42`, `null`, or the value's kind for arrays and objects.
-    static func show(_ value: JSON) -> String {
+    package static func show(_ value: JSON) -> String {
         switch value {
         case .string(let s):
             let shown = s.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(40))) + "…" : s
@@ -213,18 +233,24 @@ struct RequestReader {
         let type = string(fields["type"], at: "type")
         let at = instant(fields["at"], at: "at")
         let now = instant(fields["now"], at: "now")
-        let user = self.user(fields["user"])
-        let prefs = fields["prefs"].map { preferences($0, at: "prefs") } ?? PreferencesInput()
-        let permission = fields["permission"].map { oneOf($0, at: "permission", as: Permission.self) } ?? .unknown
-        let state = objectOrEmpty(fields["state"], at: "state")
+        let userRequest = self.userRequest(fields)
         let params = objectOrEmpty(fields["params"], at: "params")
         let subject = optionalString(fields["subject"], at: "subject")
+        guard errors.isEmpty, let type, let at, let now, let userRequest else { return nil }
+        var request = DecisionRequest(type: type, at: at, now: now, user: .object([]), params: params, subject: subject)
+        request.userRequest = userRequest
+        return request
+    }
+
+    /// The user half of a request's fields (`user`, `prefs`, `permission`, `state`, `history`).
+    mutating func userRequest(_ fields: [String: JSON]) -> UserRequest? {
+        let user = self.user(fields["user"])
+        let (prefs, appPrefs) = fields["prefs"].map { preferences($0, at: "prefs") } ?? (PreferencesInput(), [:])
+        let permission = fields["permission"].map { oneOf($0, at: "permission", as: Permission.self) } ?? .unknown
+        let state = objectOrEmpty(fields["state"], at: "state")
         let history = self.history(fields["history"])
-        guard errors.isEmpty, let type, let at, let now, let user, let permission else { return nil }
-        return DecisionRequest(
-            type: type, at: at, now: now, user: user, prefs: prefs, permission: permission,
-            state: state, params: params, subject: subject, history: history
-        )
+        guard let user, let permission else { return nil }
+        return UserRequest(user: user, prefs: prefs, appPrefs: appPrefs, permission: permission, state: state, history: history)
     }
 
     mutating func objectOrEmpty(_ value: JSON?, at path: String) -> JSON {
@@ -232,11 +258,13 @@ struct RequestReader {
         return object(value, at: path, known: nil) == nil ? .object([]) : value
     }
 
-    mutating func preferences(_ json: JSON, at path: String) -> PreferencesInput {
+    /// The built-in preferences, and the catalog's own as given. Fields that are not built in
+    /// are the catalog's declared preferences, converted against the bundle with the rest of
+    /// the request (`Engine.userContext(_:)`; an unknown one is reported there).
+    mutating func preferences(_ json: JSON, at path: String) -> (PreferencesInput, [String: JSON]) {
         var prefs = PreferencesInput()
-        // Fields that are not built in are the catalog's declared preferences, checked by the
-        // engine against the bundle (`Engine.preferences(_:errors:)`; an unknown one is reported there).
-        guard let members = object(json, at: path, known: nil) else { return prefs }
+        var app: [String: JSON] = [:]
+        guard let members = object(json, at: path, known: nil) else { return (prefs, app) }
         for member in members {
             let fieldPath = join(path, member.key)
             let value = member.value
@@ -263,10 +291,10 @@ struct RequestReader {
                 prefs.muted = elements.enumerated().compactMap { index, element in
                     string(element, at: "\(fieldPath)[\(index)]", required: false)
                 }
-            default: prefs.app[member.key] = value
+            default: app[member.key] = value
             }
         }
-        return prefs
+        return (prefs, app)
     }
 
     mutating func quietHours(_ value: JSON, at path: String) -> PreferencesInput.QuietHours? {

@@ -1,3 +1,4 @@
+import HeraldEngine
 import HeraldPolicy
 import HeraldSyntax
 
@@ -20,20 +21,6 @@ struct ValueReader {
         default: shown = value.serialized()
         }
         errors.append(RequestError(path: path, message: "expected \(expected), got \(shown)"))
-    }
-
-    /// `convert(_:as:path:)` with the declared type's `LeafKind`: a scalar of the declared kind
-    /// converts without reading the `ValueType`; anything else (null, a wrong type, an
-    /// enumeration, a list) takes the general conversion.
-    @inline(__always)
-    mutating func convert(_ json: JSON, kind: LeafKind, as type: ValueType, path: @autoclosure () -> String) -> Value? {
-        switch (kind, json) {
-        case (.int, .int(let i)): return .int(i)
-        case (.bool, .bool(let b)): return .bool(b)
-        case (.string, .string(let s)): return .string(s)
-        case (.duration, .int(let i)): return .duration(i)
-        default: return convert(json, as: type, path: path())
-        }
     }
 
     /// nil for `null` of an optional (absent) and for a problem (reported).

@@ -1,3 +1,4 @@
+public import HeraldEngine
 public import HeraldSyntax
 
 extension JSON {

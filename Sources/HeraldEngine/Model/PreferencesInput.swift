@@ -1,4 +1,4 @@
-import HeraldSyntax
+public import HeraldPolicy
 
 /// The user's preferences as the request states them (`prefs`). Every field is optional:
 /// what the request leaves out takes the policy's `defaults`.
@@ -32,13 +32,15 @@ public struct PreferencesInput: Sendable, Equatable {
     /// The catalog's declared preferences (`prefs:` in the catalog) as given, by name: every
     /// field of the request's `prefs` that is not built in. The engine checks them against the
     /// declarations (unknown name, type, `allowed`); unstated ones take the declared default.
-    public var app: [String: JSON] = [:]
+    public var app: [String: Value] = [:]
 
     public init(
         timezone: String? = nil, pausedAll: Bool? = nil, categories: [String: Bool] = [:],
         channels: [String: Bool] = [:], types: [String: Bool] = [:], quietHours: QuietHours? = nil,
-        reminderTime: Int? = nil, trainingDays: [Int]? = nil, maxPerDay: Int? = nil, muted: [String]? = nil
+        reminderTime: Int? = nil, trainingDays: [Int]? = nil, maxPerDay: Int? = nil, muted: [String]? = nil,
+        app: [String: Value] = [:]
     ) {
+        self.app = app
         self.timezone = timezone
         self.pausedAll = pausedAll
         self.categories = categories
