@@ -17,11 +17,11 @@ extension Engine {
     /// The typed inputs of a decide request.
     /// - Returns: the user context and the trigger, or every problem (an unknown type alone).
     public func inputs(_ request: DecisionRequest) -> Result<(user: UserContext, trigger: Trigger), RequestErrors> {
-        guard paramSchema(request.type) != nil else { return .failure(unknownType(request.type)) }
+        guard let schema = paramSchema(request.type) else { return .failure(unknownType(request.type)) }
         var errors: [RequestError] = []
         let user = userContext(request.userRequest, errors: &errors)
-        let trigger = trigger(request.type, at: request.at, params: request.params, subject: request.subject, errors: &errors)
-        guard errors.isEmpty, let trigger else { return .failure(RequestErrors(errors)) }
+        let trigger = trigger(request.type, schema: schema, at: request.at, params: request.params, subject: request.subject, errors: &errors)
+        guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
         return .success((user, trigger))
     }
 
@@ -68,6 +68,12 @@ extension Engine {
             errors += unknownType(type).errors
             return nil
         }
+        return trigger(type, schema: schema, at: at, params: params, subject: subject, errors: &errors)
+    }
+
+    /// A trigger of `type`, whose params `schema` declares.
+    private func trigger(_ type: String, schema: ParamSchema, at: Int, params: JSON, subject: String?,
+                         errors: inout [RequestError]) -> Trigger {
         var values = [Value](repeating: .null, count: schema.names.count)
         if case .object(let members) = params {
             var reader = ValueReader()

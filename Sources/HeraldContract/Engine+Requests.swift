@@ -45,6 +45,6 @@ extension Engine {
 
     /// `prompt(for:now:)` for a prompt request.
     public func prompt(_ request: PromptRequest, now: Int) -> Result<PromptDecision, RequestErrors> {
-        userContext(request.userRequest).flatMap { prompt(for: $0, now: now) }
+        userContext(request.user).flatMap { prompt(for: $0, now: now) }
     }
 }

@@ -89,9 +89,6 @@ public enum JSON: Sendable, Equatable, CustomStringConvertible {
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)):
             guard a.count == b.count else { return false }
-            // The same array (a request built from the same values, as a plan's candidates or
-            // a simulated user's triggers are): equal without a walk, as `Array`'s `==` is.
-            if a.withUnsafeBufferPointer({ a in b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } }) { return true }
             // The same keys in the same order (the usual case): one pass.
             if a.indices.allSatisfy({ a[$0].key == b[$0].key }) {
                 return a.indices.allSatisfy { a[$0].value == b[$0].value }

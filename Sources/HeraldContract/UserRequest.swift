@@ -29,6 +29,17 @@ public struct UserRequest: Sendable, Equatable {
     /// The user's `id` ("" when absent).
     public var id: String { user["id"]?.stringValue ?? "" }
 
+    /// The user half in the contract's shape (`UserRequest(json:)` reads it back).
+    public func json() -> JSON {
+        .object([
+            JSON.Member("user", user),
+            JSON.Member("prefs", prefs.json(appPrefs: appPrefs)),
+            JSON.Member("permission", .string(permission.rawValue)),
+            JSON.Member("state", state),
+            JSON.Member("history", .array(history.map { $0.json() })),
+        ])
+    }
+
     /// Reads the user half on its own: an object of `user` (required), `prefs`, `permission`,
     /// `state` and `history`.
     /// - Throws: `RequestErrors` listing every problem, each with its field path.

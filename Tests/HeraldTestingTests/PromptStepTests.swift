@@ -10,11 +10,11 @@ import HeraldPolicy
 /// how much history it saw.
 private let fakePrompt: PolicyTestRunner.Prompt = { request, now in
     let policy = Decision.Policy(name: "fake", digest: "0")
-    if request.permission == .granted { return .success(PromptDecision(prompt: .wait, reason: "already_granted", policy: policy)) }
-    if request.state["midFlow"]?.boolValue == true {
+    if request.user.permission == .granted { return .success(PromptDecision(prompt: .wait, reason: "already_granted", policy: policy)) }
+    if request.user.state["midFlow"]?.boolValue == true {
         return .success(PromptDecision(prompt: .wait, reason: "mid_flow", rule: Decision.Rule(id: "mid-flow", source: "p.yaml:3:7"), policy: policy))
     }
-    return .success(PromptDecision(prompt: .ask, reason: request.history.isEmpty ? "eligible" : "seen:\(request.history.count)", policy: policy))
+    return .success(PromptDecision(prompt: .ask, reason: request.user.history.isEmpty ? "eligible" : "seen:\(request.user.history.count)", policy: policy))
 }
 
 private let fakeDecide: PolicyTestRunner.Decide = { request, _ in

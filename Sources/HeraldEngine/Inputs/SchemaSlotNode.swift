@@ -11,10 +11,18 @@ package final class SchemaSlotNode: Sendable {
     /// The dotted path of this object (`state.maintenance`).
     package let path: String
     package let children: [String: Child]
+    /// The children with their names' UTF-8 lengths: a schema object has a handful of fields,
+    /// and comparing the lengths first costs less than hashing every member's name.
+    private let entries: [(name: String, length: Int, child: Child)]
 
     /// The child named `name`.
     @inline(__always)
-    package func child(_ name: String) -> Child? { children[name] }
+    package func child(_ name: String) -> Child? {
+        guard entries.count <= 16 else { return children[name] }
+        let length = name.utf8.count
+        for entry in entries where entry.length == length && entry.name == name { return entry.child }
+        return nil
+    }
 
     init(schema: [String: SchemaNode], path: [String], slots: [[String]: Int]) {
         self.path = path.joined(separator: ".")
@@ -31,6 +39,7 @@ package final class SchemaSlotNode: Sendable {
             }
         }
         self.children = children
+        entries = children.keys.sorted().map { ($0, $0.utf8.count, children[$0]!) }
     }
 }
 
