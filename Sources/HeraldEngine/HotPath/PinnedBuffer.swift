@@ -49,7 +49,8 @@ struct UnownedReferences<Object: AnyObject & Sendable>: ~Copyable {
     /// Runs `body` with object `index` borrowed.
     @inline(__always)
     func withElement<R>(_ index: Int, _ body: (Object) -> R) -> R {
-        references.buffer[index]._withUnsafeGuaranteedRef(body)
+        assert(index >= 0 && index < count, "UnownedReferences.withElement(\(index)) of \(count)")
+        return references.buffer[index]._withUnsafeGuaranteedRef(body)
     }
 }
 
