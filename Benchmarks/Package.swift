@@ -12,7 +12,7 @@ let package = Package(
     name: "HeraldBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        .package(path: "..", traits: []),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

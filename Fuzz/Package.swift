@@ -24,7 +24,7 @@ let package = Package(
     name: "HeraldFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        .package(path: "..", traits: []),
     ],
     targets: [
         .target(

@@ -12,7 +12,7 @@ let herald = root.lastPathComponent.lowercased()
 let package = Package(
     name: "HeraldCounted",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "../..")],
+    dependencies: [.package(path: "../..", traits: [])],
     targets: [
         .executableTarget(
             name: "HeraldCounted",

@@ -13,7 +13,7 @@ let herald = root.lastPathComponent.lowercased()
 let package = Package(
     name: "HeraldSimulateBenchmark",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "../..")],
+    dependencies: [.package(path: "../..", traits: [])],
     targets: [
         .executableTarget(
             name: "HeraldSimulateBenchmark",

@@ -13,7 +13,7 @@ let package = Package(
     name: "HeraldStoreBenchmark",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: "../.."),
+        .package(path: "../..", traits: []),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
