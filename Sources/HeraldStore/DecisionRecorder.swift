@@ -46,39 +46,12 @@ public struct DecisionRecorder: Sendable {
                 throw errors
             case .success(let decisions):
                 let entries = decisions.compactMap { $0.historyEntry(subject: $0.subject) }
-                let response = Self.responseText(decisions, engine: engine)
+                let response = DecisionResponse.text(decisions, engine: engine)
                 return (LedgerProposal(insert: entries, response: response), decisions)
             }
         }
         return RecordedDecision(response: commit.response, replayed: commit.replayed, decisions: commit.value ?? [],
                                 recorded: commit.inserted)
-    }
-
-    /// The JSON of one trigger's decisions, as `herald decide` prints it: the decision, or for a
-    /// `delivery: all` type `{ "type", "delivery": "all", "decisions": [...] }`.
-    public static func response(_ decisions: [Decision], engine: Engine) -> JSON {
-        guard let first = decisions.first, engine.deliversAll(first.type) else {
-            return decisions.first?.json() ?? .array([])
-        }
-        return ["type": .string(first.type), "delivery": .string("all"), "decisions": .array(decisions.map { $0.json() })]
-    }
-
-    /// `response(_:engine:).serialized()`, written without building the JSON tree (the same
-    /// bytes: `Decision.compactJSON()`).
-    public static func responseText(_ decisions: [Decision], engine: Engine) -> String {
-        guard let first = decisions.first, engine.deliversAll(first.type) else {
-            return decisions.first?.compactJSON() ?? "[]"
-        }
-        // The keys in byte order: decisions, delivery, type.
-        var text = #"{"decisions":["#
-        for (index, decision) in decisions.enumerated() {
-            if index > 0 { text += "," }
-            text += decision.compactJSON()
-        }
-        text += #"],"delivery":"all","type":"#
-        text += JSON.string(first.type).serialized()
-        text += "}"
-        return text
     }
 
     /// Reports an event for the user's live entry with `key`.

@@ -53,7 +53,7 @@ struct Decide: AsyncParsableCommand {
         }
         guard idempotencyKey == nil else { throw ValidationError("`--idempotency-key` needs `--store`") }
         let decisions = try DecisionInput.decideAll(text, engine: loaded.engine)
-        print(DecisionInput.json(decisions, engine: loaded.engine).serialized(pretty: !options.compact))
+        print(DecisionResponse.json(decisions, engine: loaded.engine).serialized(pretty: !options.compact))
     }
 }
 
@@ -122,16 +122,6 @@ enum DecisionInput {
         case .success(let decisions): return decisions
         case .failure(let errors): try fail(errors)
         }
-    }
-
-    /// The decision's JSON for a `delivery: first` type (unchanged); for a `delivery: all`
-    /// type `{ "type", "delivery": "all", "decisions": [...] }`, one per channel
-    /// (docs/decisions.md, Several channels).
-    static func json(_ decisions: [Decision], engine: Engine) -> JSON {
-        guard let first = decisions.first, engine.deliversAll(first.type) else {
-            return decisions.first?.json() ?? .array([])
-        }
-        return ["type": .string(first.type), "delivery": .string("all"), "decisions": .array(decisions.map { $0.json() })]
     }
 
     /// Prints every request problem to standard error, one per line, and exits 1.

@@ -12,7 +12,7 @@ import Testing
         let loaded = try DecisionInput.load(policy)
         let text = #"{"type": "N-BILLING-PAYMENT-FAILED", "at": "2026-03-10T19:00:00Z", "now": "2026-03-10T19:00:00Z", "user": {"id": "u1", "account": true, "tier": "pro"}, "prefs": {"timezone": "America/New_York"}, "permission": "denied", "state": {"billing": {"issue": true}}, "params": {"eventId": "ev-1"}}"#
         let decisions = try DecisionInput.decideAll(text, engine: loaded.engine)
-        let json = DecisionInput.json(decisions, engine: loaded.engine)
+        let json = DecisionResponse.json(decisions, engine: loaded.engine)
         #expect(json["delivery"] == .string("all"))
         #expect(json["type"] == .string("N-BILLING-PAYMENT-FAILED"))
         guard case .array(let items)? = json["decisions"] else {
@@ -29,7 +29,7 @@ import Testing
         let decisions = try DecisionInput.decideAll(text, engine: loaded.engine)
         let single = try DecisionInput.decide(text, engine: loaded.engine)
         #expect(decisions.count == 1)
-        #expect(DecisionInput.json(decisions, engine: loaded.engine).serialized(pretty: true)
+        #expect(DecisionResponse.json(decisions, engine: loaded.engine).serialized(pretty: true)
                 == single.json().serialized(pretty: true))
     }
 }

@@ -7,7 +7,7 @@ import HeraldTestSupport
 import HeraldTesting
 import Testing
 
-/// The stored and served response is written without a JSON tree (`DecisionRecorder.responseText`,
+/// The stored and served response is written without a JSON tree (`DecisionResponse.text`,
 /// `Decision.compactJSON()`); it must be byte for byte the tree's text (`response(_:engine:)
 /// .serialized()`, what `herald decide` prints compactly), over every decision every seed
 /// bundle's scenario tests make: notifications with presentations, batches, suppressions,
@@ -43,8 +43,8 @@ import Testing
                           result.decisions[end].channel != decision.channel { end += 1 }
                 }
                 let group = Array(result.decisions[index ..< end])
-                #expect(DecisionRecorder.responseText(group, engine: engine)
-                            == DecisionRecorder.response(group, engine: engine).serialized(), "\(name) / \(result.name)")
+                #expect(DecisionResponse.text(group, engine: engine)
+                            == DecisionResponse.json(group, engine: engine).serialized(), "\(name) / \(result.name)")
                 compared += group.count
                 index = end
             }
@@ -55,7 +55,7 @@ import Testing
 
     @Test func emptyDecisionsAndEscapes() throws {
         let engine = try StoreFixtures.engine(StoreFixtures.bundle(cap: 2, types: ""))
-        #expect(DecisionRecorder.responseText([], engine: engine) == DecisionRecorder.response([], engine: engine).serialized())
+        #expect(DecisionResponse.text([], engine: engine) == DecisionResponse.json([], engine: engine).serialized())
         let decision = Decision(action: .suppress, reason: "quiet \"hours\"\n", type: "t\u{2028}", category: "c\\",
                                 trace: [TraceStep(stage: .caps, outcome: .verdict, rule: "r", detail: "ünïcode 🎉\u{01}")],
                                 policy: Decision.Policy(name: "p", digest: "d"))

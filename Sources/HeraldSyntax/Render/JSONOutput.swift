@@ -1,7 +1,7 @@
 /// A JSON value built for writing, with object keys kept in the order given, so every
 /// output format (diagnostics as JSON, SARIF, the JSON Schema) is byte-for-byte stable.
 ///
-/// It only writes; parsing JSON is the engine's business (`HeraldEngine.JSON`).
+/// It only writes; the wire format's JSON, parser and writer, is `HeraldContract.JSON`.
 public indirect enum JSONOutput: Sendable, Hashable {
     case null
     case bool(Bool)
