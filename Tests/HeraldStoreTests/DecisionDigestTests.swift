@@ -13,20 +13,13 @@ import Testing
 /// (`HERALD_UPDATE_GOLDEN=1 swift test --filter DecisionDigestTests`), and the diff names the
 /// tests whose decisions changed.
 @Suite struct DecisionDigestTests {
-    static let bundles = ["crescender", "handz", "kwilt", "rin", "urbannest"]
-
-    /// As in `ResponseTextTests`: running a bundle's tests keeps a thread busy for seconds.
-    static let executor = OwnThreadExecutor()
-
-    @Test(arguments: bundles)
+    @Test(arguments: SeedBundleRuns.bundles)
     func decisionsAreUnchanged(_ name: String) async throws {
-        try await Task(executorPreference: Self.executor) { try Self.check(name) }.value
+        try await Task(executorPreference: SeedBundleRuns.executor) { try Self.check(name) }.value
     }
 
     static func digests(_ name: String) throws -> String {
-        let directory = BuiltProducts.path("policies/\(name)")
-        let bundle = try #require(Validator.validate(directory, lints: false).bundle, "policies/\(name) does not compile")
-        let results = PolicyTestRunner(engine: Engine(bundle: bundle)).run(PolicyTestLoader.load(directory: directory))
+        let results = try SeedBundleRuns.run(name).results
         var lines: [String] = []
         for result in results {
             var hash = FNV1a()

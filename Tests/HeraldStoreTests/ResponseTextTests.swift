@@ -13,23 +13,13 @@ import Testing
 /// bundle's scenario tests make: notifications with presentations, batches, suppressions,
 /// `delivery: all` types, traces with details.
 @Suite struct ResponseTextTests {
-    static let bundles = ["crescender", "handz", "kwilt", "rin", "urbannest"]
-
-    /// A thread of this suite's own: comparing a bundle's decisions (validating it, running its
-    /// scenario tests) keeps a thread busy for seconds, which on the cooperative pool (two
-    /// threads here) would starve the timing-sensitive suites running beside it.
-    static let executor = OwnThreadExecutor()
-
-    @Test(arguments: bundles)
+    @Test(arguments: SeedBundleRuns.bundles)
     func responseTextIsTheTreesText(_ name: String) async throws {
-        try await Task(executorPreference: Self.executor) { try Self.compare(name) }.value
+        try await Task(executorPreference: SeedBundleRuns.executor) { try Self.compare(name) }.value
     }
 
     static func compare(_ name: String) throws {
-        let directory = BuiltProducts.path("policies/\(name)")
-        let bundle = try #require(Validator.validate(directory, lints: false).bundle, "policies/\(name) does not compile")
-        let engine = Engine(bundle: bundle)
-        let results = PolicyTestRunner(engine: engine).run(PolicyTestLoader.load(directory: directory))
+        let (engine, results) = try SeedBundleRuns.run(name)
         var compared = 0
         for result in results {
             // A `delivery: all` trigger's decisions come one after another with its type.
