@@ -95,33 +95,31 @@ enum DecisionInput {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Parses and decides; request problems go to standard error, one per line, exit 1.
-    static func decide(_ text: String, engine: Engine) throws -> Decision {
-        let request: DecisionRequest
+    /// Reads a request with `parse` and answers it with `answer`; the request's problems (of
+    /// either) go to standard error, one per line, and exit 1.
+    static func answer<Request, Answer>(_ text: String, parse: (String) throws(RequestErrors) -> Request,
+                                        _ answer: (Request) -> Result<Answer, RequestErrors>) throws -> Answer {
+        let request: Request
         do {
-            request = try DecisionRequest.parse(text)
+            request = try parse(text)
         } catch {
             try fail(error)
         }
-        switch engine.decide(request, now: request.now) {
-        case .success(let decision): return decision
+        switch answer(request) {
+        case .success(let answered): return answered
         case .failure(let errors): try fail(errors)
         }
+    }
+
+    /// Parses and decides.
+    static func decide(_ text: String, engine: Engine) throws -> Decision {
+        try answer(text, parse: { text throws(RequestErrors) in try DecisionRequest.parse(text) }) { engine.decide($0, now: $0.now) }
     }
 
     /// Parses and decides on every channel (`Engine.decideAll`): one decision, or one per
     /// channel of a `delivery: all` type.
     static func decideAll(_ text: String, engine: Engine) throws -> [Decision] {
-        let request: DecisionRequest
-        do {
-            request = try DecisionRequest.parse(text)
-        } catch {
-            try fail(error)
-        }
-        switch engine.decideAll(request, now: request.now) {
-        case .success(let decisions): return decisions
-        case .failure(let errors): try fail(errors)
-        }
+        try answer(text, parse: { text throws(RequestErrors) in try DecisionRequest.parse(text) }) { engine.decideAll($0, now: $0.now) }
     }
 
     /// Prints every request problem to standard error, one per line, and exits 1.

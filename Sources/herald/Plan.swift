@@ -20,15 +20,7 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         let loaded = try DecisionInput.load(options.policyDirectory)
         let text = try DecisionInput.read(options.request)
-        let planRequest: PlanRequest
-        do {
-            planRequest = try PlanRequest.parse(text)
-        } catch {
-            try DecisionInput.fail(error)
-        }
-        switch loaded.engine.plan(planRequest) {
-        case .success(let plan): print(plan.json().serialized(pretty: !options.compact))
-        case .failure(let errors): try DecisionInput.fail(errors)
-        }
+        let plan = try DecisionInput.answer(text, parse: { text throws(RequestErrors) in try PlanRequest.parse(text) }) { loaded.engine.plan($0) }
+        print(plan.json().serialized(pretty: !options.compact))
     }
 }

@@ -30,15 +30,6 @@ extension DecisionInput {
     /// Parses a prompt request and decides it; request problems go to standard error, one per
     /// line, exit 1.
     static func prompt(_ text: String, engine: Engine) throws -> PromptDecision {
-        let request: PromptRequest
-        do {
-            request = try PromptRequest.parse(text)
-        } catch {
-            try fail(error)
-        }
-        switch engine.prompt(request, now: request.now) {
-        case .success(let decision): return decision
-        case .failure(let errors): try fail(errors)
-        }
+        try answer(text, parse: { text throws(RequestErrors) in try PromptRequest.parse(text) }) { engine.prompt($0, now: $0.now) }
     }
 }

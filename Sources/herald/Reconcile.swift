@@ -22,15 +22,7 @@ struct ReconcileCommand: ParsableCommand {
     func run() throws {
         let loaded = try DecisionInput.load(options.policyDirectory)
         let text = try DecisionInput.read(options.request)
-        let request: ReconcileRequest
-        do {
-            request = try ReconcileRequest.parse(text)
-        } catch {
-            try DecisionInput.fail(error)
-        }
-        switch loaded.engine.reconcile(request) {
-        case .success(let result): print(result.reconciliation.json().serialized(pretty: !options.compact))
-        case .failure(let errors): try DecisionInput.fail(errors)
-        }
+        let result = try DecisionInput.answer(text, parse: { text throws(RequestErrors) in try ReconcileRequest.parse(text) }) { loaded.engine.reconcile($0) }
+        print(result.reconciliation.json().serialized(pretty: !options.compact))
     }
 }
