@@ -21,17 +21,10 @@ extension HeraldServer {
             }
             let decisionRequest: DecisionRequest
             decisionRequest = try APIError.decoding { () throws(RequestErrors) in try DecisionRequest(json: json) }
-            let key = try Self.idempotencyKey(request)
-            let started = ContinuousClock.now
-            let recorder = policy.recorder ?? DecisionRecorder(engine: engine, store: store)
-            let recorded = try await storeCall("decide") { try await recorder.decide(decisionRequest, idempotencyKey: key) }
-            metrics.decideDuration(policy: policy.name, route: "decide", nanoseconds: Self.nanoseconds(since: started))
-            for decision in recorded.decisions {
-                metrics.decision(policy: policy.name, action: decision.action.rawValue, reason: decision.reason)
+            return try await record("decide", user: decisionRequest.userID, policy: policy, engine: engine, request: request,
+                                    context: context) { recorder, key in
+                try await recorder.decide(decisionRequest, idempotencyKey: key)
             }
-            decisionLog?.append(requestID: Self.requestID(context), policy: policy.name, digest: policy.digest ?? "",
-                                route: "decide", user: decisionRequest.userID, replayed: recorded.replayed, response: recorded.response)
-            return Self.raw(recorded.response, replayed: recorded.replayed)
         }
         router.post("/v1/policies/:name/plan") { request, context in
             let (policy, engine) = try servedEngine(context)
@@ -56,18 +49,10 @@ extension HeraldServer {
             let plan: PlanRequest
             plan = try APIError.decoding { () throws(RequestErrors) in try PlanRequest.parse(json: json) }
             _ = try Self.singleUser(plan)
-            let key = try Self.idempotencyKey(request)
-            let started = ContinuousClock.now
-            let recorder = policy.recorder ?? DecisionRecorder(engine: engine, store: store)
-            let recorded = try await storeCall("reconcile") { try await recorder.reconcile(plan, idempotencyKey: key) }
-            metrics.decideDuration(policy: policy.name, route: "reconcile", nanoseconds: Self.nanoseconds(since: started))
-            for decision in recorded.decisions {
-                metrics.decision(policy: policy.name, action: decision.action.rawValue, reason: decision.reason)
+            return try await record("reconcile", user: plan.user.id, policy: policy, engine: engine, request: request,
+                                    context: context) { recorder, key in
+                try await recorder.reconcile(plan, idempotencyKey: key)
             }
-            decisionLog?.append(requestID: Self.requestID(context), policy: policy.name, digest: policy.digest ?? "",
-                                route: "reconcile", user: plan.user.id, replayed: recorded.replayed,
-                                response: recorded.response)
-            return Self.raw(recorded.response, replayed: recorded.replayed)
         }
         router.post("/v1/events") { request, _ in
             let json = try await body.object(request)
@@ -162,6 +147,24 @@ extension HeraldServer {
                            message: "`Idempotency-Key` must be 1 to 200 printable ASCII characters without spaces", field: "Idempotency-Key")
         }
         return key
+    }
+
+    /// A decide-and-record route's unit: the request's idempotency key, the recorder's call as a
+    /// store call (503 on a store failure), the duration and decision metrics, the decision log,
+    /// and the recorded response (`Idempotent-Replayed` on a replay).
+    func record(_ route: String, user: String, policy: ServedPolicy, engine: Engine, request: Request, context: ServeRequestContext,
+                _ unit: @escaping @Sendable (DecisionRecorder, String?) async throws -> RecordedDecision) async throws -> Response {
+        let key = try Self.idempotencyKey(request)
+        let started = ContinuousClock.now
+        let recorder = policy.recorder ?? DecisionRecorder(engine: engine, store: store)
+        let recorded = try await storeCall(route) { try await unit(recorder, key) }
+        metrics.decideDuration(policy: policy.name, route: route, nanoseconds: Self.nanoseconds(since: started))
+        for decision in recorded.decisions {
+            metrics.decision(policy: policy.name, action: decision.action.rawValue, reason: decision.reason)
+        }
+        decisionLog?.append(requestID: Self.requestID(context), policy: policy.name, digest: policy.digest ?? "",
+                            route: route, user: user, replayed: recorded.replayed, response: recorded.response)
+        return Self.raw(recorded.response, replayed: recorded.replayed)
     }
 
     /// The one user every candidate of a plan is for.
