@@ -20,11 +20,15 @@ import Testing
 
     static func digests(_ name: String) throws -> String {
         let results = try SeedBundleRuns.run(name).results
+        // Sources cite files by the path the bundle was read from: the checkout's own place is
+        // left out, so the digests are the same in every clone.
+        let root = BuiltProducts.repositoryRoot.path + "/"
+        func text(_ json: JSON) -> String { json.serialized().replacingOccurrences(of: root, with: "") + "\n" }
         var lines: [String] = []
         for result in results {
             var hash = FNV1a()
-            for decision in result.decisions { hash.add(decision.json().serialized() + "\n") }
-            for prompt in result.prompts { hash.add(prompt.json().serialized() + "\n") }
+            for decision in result.decisions { hash.add(text(decision.json())) }
+            for prompt in result.prompts { hash.add(text(prompt.json())) }
             lines.append("\(result.name)\t\(result.decisions.count)+\(result.prompts.count)\t\(hash.hex)")
         }
         return lines.joined(separator: "\n") + "\n"
