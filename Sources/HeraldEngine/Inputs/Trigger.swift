@@ -22,9 +22,4 @@ public struct Trigger: Sendable {
         self.subject = subject
         self.params = params
     }
-
-    /// The same trigger at another instant (a scenario's occurrence, a test's step).
-    public func at(_ instant: Int) -> Trigger {
-        Trigger(type: type, at: instant, subject: subject, params: params)
-    }
 }

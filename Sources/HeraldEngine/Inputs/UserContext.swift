@@ -38,11 +38,4 @@ public struct UserContext: Sendable {
     public func with(history: [HistoryEntry]) -> UserContext {
         UserContext(id: id, prefs: prefs, permission: permission, history: history, fields: fields, effective: effective, schema: schema)
     }
-
-    /// The value of a declared field by its full path (`["state", "maintenance", "dueToday"]`),
-    /// nil when absent or not declared.
-    public func field(_ path: [String], in engine: Engine) -> Value? {
-        guard let slot = engine.fieldSlots[path], slot < fields.count, fields[slot] != .null else { return nil }
-        return fields[slot]
-    }
 }
