@@ -1,11 +1,9 @@
 import HeraldPolicy
 
-/// Converted values by slot, written in place: `base[0 ..< count]`, initialized, `.null`
-/// where absent. Converting never stores `.null` itself (a `null` of an optional field is
-/// absent), so `.null` marks absence unambiguously.
+/// A type's computed values by slot, written in place: `base[0 ..< count]`, initialized, `.null`
+/// where absent.
 ///
-/// Invariant: a writer is lent for a closure only (`RequestContext.withFieldSlots`,
-/// `withParamSlots`, or an array's `withUnsafeMutableBufferPointer`), over `count`
+/// Invariant: a writer is lent for a closure only (`RequestContext.withComputedSlots`), over `count`
 /// initialized values that outlive that closure; every write is range-checked.
 struct SlotWriter {
     private let base: UnsafeMutablePointer<Value>
@@ -22,7 +20,4 @@ struct SlotWriter {
         guard slot >= 0, slot < count else { return }
         base[slot] = value ?? .null
     }
-
-    /// The values written so far, copied (`.null`: absent).
-    var values: [Value] { Array(UnsafeBufferPointer(start: base, count: count)) }
 }
