@@ -43,6 +43,20 @@ struct YAMLPositionTests {
         #expect(q.location(ofValueOffset: 50).offset <= file2.bytes.count)
     }
 
+    /// A multi-line flow scalar is mapped on its first line; past it, every position is the
+    /// first line break, whose line and column agree with its offset (a fuzz finding: a
+    /// diagnostic said 1:20 with the offset of line 3).
+    @Test(arguments: [#"url: "demo://t:\n    category: updates\n  x: {""#, "url: 'a b\n  c {'", "url: a b\n  c {"])
+    func multiLineFlowScalarsMapOntoTheFile(_ text: String) throws {
+        let (file, r) = Self.read(text)
+        let s = try #require(r.root?["url"]?.scalar)
+        for offset in 0...s.value.utf8.count {
+            let location = s.location(ofValueOffset: offset)
+            let fresh = file.location(ofOffset: location.offset)
+            #expect((location.line, location.column) == (fresh.line, fresh.column), "\(offset)")
+        }
+    }
+
     /// Where a block scalar stands: the lines before its key, what precedes the header on the
     /// header's line, and the parent's indentation (libyaml's level).
     struct Context {

@@ -609,7 +609,10 @@ private struct EventReader {
     /// plain scalars, exact on the first line. No value offset maps past the scalar's end.
     mutating func scalarPositions(style: YAMLScalar.Style, value: String, span nodeSpan: SourceSpan, blockIndent: Int) -> ScalarPositions {
         var positions = scalarAnchors(style: style, value: value, span: nodeSpan, blockIndent: blockIndent)
-        positions.end = nodeSpan.end
+        // A multi-line flow scalar's anchors stop at its first line break, which is then its
+        // last mapped position: past it, a line and column made up from a byte count would name
+        // another place than the offset does.
+        if positions.end == nil { positions.end = nodeSpan.end }
         return positions
     }
 
@@ -631,7 +634,8 @@ private struct EventReader {
                     anchors.append(.init(valueOffset: src - startOffset, location: file.location(hint: &lineHint, ofOffset: min(src, bytes.count))))
                 }
             }
-            return ScalarPositions(anchors: anchors)
+            let firstLineEnd = src < end ? file.location(hint: &lineHint, ofOffset: src) : nil
+            return ScalarPositions(anchors: anchors, end: firstLineEnd)
         case .literal, .folded:
             return blockScalarAnchors(value: value, span: nodeSpan, blockIndent: blockIndent)
         case .singleQuoted, .doubleQuoted:
@@ -643,7 +647,9 @@ private struct EventReader {
             let quote: UInt8 = style == .singleQuoted ? 0x27 : 0x22
             while src < end {
                 let b = bytes[src]
-                if b == 0x0A || b == 0x0D { break } // multi-line: folding; keep the anchors so far
+                if b == 0x0A || b == 0x0D { // multi-line: folding; keep the anchors so far
+                    return ScalarPositions(anchors: anchors, end: file.location(hint: &lineHint, ofOffset: src))
+                }
                 if style == .singleQuoted, b == quote, src + 1 < end, bytes[src + 1] == quote {
                     src += 2
                     val += 1
@@ -660,7 +666,7 @@ private struct EventReader {
                     case UInt8(ascii: "U"): srcLen = 10; valLen = utf8Length(hex: bytes, from: src + 2, count: 8)
                     case UInt8(ascii: "N"), UInt8(ascii: "_"): valLen = 2
                     case UInt8(ascii: "L"), UInt8(ascii: "P"): valLen = 3
-                    case 0x0A, 0x0D: return ScalarPositions(anchors: anchors)
+                    case 0x0A, 0x0D: return ScalarPositions(anchors: anchors, end: file.location(hint: &lineHint, ofOffset: src))
                     default: break
                     }
                     src += srcLen
