@@ -18,7 +18,7 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// One executable per fuzz target: scripts/fuzz.sh names them by the part after `Fuzz`.
-let fuzzTargets = ["FuzzYAML", "FuzzExpression", "FuzzTemplate", "FuzzDecide", "FuzzBundle"]
+let fuzzTargets = ["FuzzYAML", "FuzzExpression", "FuzzTemplate", "FuzzDecide", "FuzzRequest", "FuzzBundle"]
 
 let package = Package(
     name: "HeraldFuzz",

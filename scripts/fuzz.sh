@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]
 #
-# TARGET is one of: yaml expression template decide bundle (default: all, one after the other);
+# TARGET is one of: yaml expression template decide request bundle (default: all, one after the other);
 # SECONDS is each target's fuzzing time (default 60). Exits 1 if any target finds a crash, a
 # hang (an input over 10 s), a memory error or an input over the RSS limit; the input is saved
 # as Fuzz/.artifacts/<target>-crash-<sha1> (or -timeout-, -oom-, -leak-).
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
 
-all_targets=(yaml expression template decide bundle)
+all_targets=(yaml expression template decide request bundle)
 target=${1:-all}
 seconds=${2:-60}
 rss_mb=${FUZZ_RSS_MB:-2048}
@@ -51,16 +51,22 @@ max_len() {
         expression) echo 4200 ;;
         template) echo 2048 ;;
         decide) echo 16384 ;;
+        request) echo 16384 ;;
         bundle) echo 65536 ;;
     esac
 }
 
-echo "==> building Fuzz/ (release, -sanitize=fuzzer,address)"
+# SwiftPM passes `-sanitize=fuzzer` and `-sanitize=address` as two flags, and swiftc keeps only
+# the last: every module would be built without coverage counters (libFuzzer then sees one
+# input and never grows its corpus). The coverage flags are given again, for every module.
+build=(swift build -c release --sanitize fuzzer --sanitize address
+       -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table)
+echo "==> building Fuzz/ (release, -sanitize=fuzzer,address, coverage counters in every module)"
 build_start=$SECONDS
-(cd Fuzz && swift build -c release --sanitize fuzzer --sanitize address 2>&1) \
+(cd Fuzz && "${build[@]}" 2>&1) \
     | { grep -v -e 'ld.gold: warning: Cannot export local symbol' -e '^\[[0-9]*/[0-9]*\] ' || true; }
 echo "    built in $((SECONDS - build_start)) s"
-bin=$(cd Fuzz && swift build -c release --sanitize fuzzer --sanitize address --show-bin-path)
+bin=$(cd Fuzz && "${build[@]}" --show-bin-path)
 
 mkdir -p Fuzz/.artifacts
 # Swift's own backtracer would hold a crashing process for up to 30 s; libFuzzer prints the
@@ -73,6 +79,11 @@ failed=()
 summary=()
 for t in "${targets[@]}"; do
     exe="$bin/$(product "$t")"
+    # A binary without counters cannot guide the fuzzer: refuse it rather than run blind.
+    if [[ $(readelf -S "$exe") != *__sancov_cntrs* ]]; then
+        echo "error: $exe has no coverage counters (__sancov_cntrs); the fuzzer would run blind" >&2
+        exit 1
+    fi
     generated="Fuzz/.corpus/$t"     # generated seeds and what the fuzzer finds (not in git)
     committed="Fuzz/corpus/$t"      # small hand-picked seeds and regression inputs (in git)
     mkdir -p "$generated" "$committed"
@@ -94,8 +105,17 @@ for t in "${targets[@]}"; do
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
-    line=$(printf '%-10s %10s runs %8s exec/s %6s MB peak' "$t" "${runs:-?}" "${rate:-?}" "${rss:-?}")
-    if ((status != 0)); then
+    # Coverage when the seeds were loaded (`INITED cov: N`), at the end, and the units added.
+    cov_start=$(sed -n 's/.*INITED cov: \([0-9]*\).*/\1/p' "$log" | head -1)
+    cov_end=$(sed -n 's/.*DONE *cov: \([0-9]*\).*/\1/p' "$log" | tail -1)
+    added=$(sed -n 's/^stat::new_units_added: *//p' "$log" | tail -1)
+    line=$(printf '%-10s %10s runs %8s exec/s %6s MB peak  cov %s -> %s  +%s units' "$t" "${runs:-?}" "${rate:-?}" "${rss:-?}" \
+        "${cov_start:-?}" "${cov_end:-?}" "${added:-?}")
+    if ((status == 0)) && { ((${cov_start:-0} == 0)) || ((${added:-0} == 0)); }; then
+        failed+=("$t")
+        summary+=("$line  FAILED (blind: no coverage, or a corpus that never grew)")
+        echo "!!! $t ran blind: coverage at start ${cov_start:-none}, units added ${added:-none} ($log)"
+    elif ((status != 0)); then
         failed+=("$t")
         summary+=("$line  FAILED (exit $status)")
         echo "!!! $t failed (exit $status); the end of $log:"
