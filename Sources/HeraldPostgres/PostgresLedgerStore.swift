@@ -400,6 +400,25 @@ public final class PostgresLedgerStore: LedgerStore {
         }
     }
 
+    /// `BEGIN`, a row written, `ROLLBACK`: throws unless the server takes writes now (a standby
+    /// or a read-only database does not).
+    public func checkWritable() async throws {
+        let logger = self.logger
+        try await run(timeout: options.timeout) { connection, deadline in
+            try await deadline.query("BEGIN", on: connection, logger: logger)
+            do {
+                try await deadline.query(
+                    "INSERT INTO herald_users (user_id) VALUES ('') ON CONFLICT (user_id) DO NOTHING", on: connection, logger: logger)
+            } catch {
+                if !connection.isClosed, !PostgresConnections.breaksConnection(error) {
+                    _ = try? await deadline.query("ROLLBACK", on: connection, logger: logger)
+                }
+                throw error
+            }
+            try await deadline.query("ROLLBACK", on: connection, logger: logger)
+        }
+    }
+
     // MARK: Transactions
 
     /// One transaction (`body` takes the user's lock), within `Options.timeout`, run again on a

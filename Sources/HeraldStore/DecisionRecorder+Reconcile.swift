@@ -8,10 +8,11 @@ extension DecisionRecorder {
     /// cancellations marked `cancelled`.
     /// - Parameters:
     ///   - request: the user and the candidates (the request's `history` is not read), `now`, `horizon`.
-    ///   - idempotencyKey: as for `decide`.
+    ///   - idempotencyKey, deadline: as for `decide`.
     /// - Returns: the reconciliation's JSON (as `herald reconcile` prints it, compact).
     /// - Throws: `RequestErrors` for a bad request; `StoreError`.
-    public func reconcile(_ request: PlanRequest, idempotencyKey: String? = nil) async throws -> RecordedDecision {
+    public func reconcile(_ request: PlanRequest, idempotencyKey: String? = nil,
+                          deadline: ContinuousClock.Instant? = nil) async throws -> RecordedDecision {
         guard !request.candidates.isEmpty else {
             throw RequestErrors([RequestError(path: "candidates", message: "a recorded plan needs at least one candidate")])
         }
@@ -22,6 +23,7 @@ extension DecisionRecorder {
         let earliest = inputs.triggers.map(\.at).min() ?? request.now
         let read = window.read(around: min(request.now, earliest))
         let commit = try await store.commit(user: user.id, read: read, requestKey: idempotencyKey, now: request.now) { records in
+            try Self.check(deadline)
             let pending = records.filter { $0.entry.status == .scheduled && $0.entry.deliverAt >= request.now }
             let pendingKeys = Set(pending.map(\.entry.key))
             let history = records.filter { $0.isLive && !pendingKeys.contains($0.entry.key) }.map(\.entry)

@@ -25,21 +25,27 @@ public struct DecisionRecorder: Sendable {
     ///   - request: the trigger; `request.user.id` names the ledger; `request.now` is the clock.
     ///   - idempotencyKey: the caller's key for this request; a request whose key was already
     ///     decided gets the stored response back, byte for byte, and records nothing.
+    ///   - deadline: when the caller stops waiting (a server's request timeout). A unit that gets
+    ///     the user's ledger later (another writer held it) records nothing and throws
+    ///     `StoreError.deadlinePassed`, so an answer of "timed out" is not followed by a write.
     /// - Returns: the response (the JSON `herald decide` prints, compact) and what was recorded.
     /// - Throws: `RequestErrors` for a bad request (nothing recorded), `StoreError` for the store.
-    public func decide(_ request: DecisionRequest, idempotencyKey: String? = nil) async throws -> RecordedDecision {
+    public func decide(_ request: DecisionRequest, idempotencyKey: String? = nil,
+                       deadline: ContinuousClock.Instant? = nil) async throws -> RecordedDecision {
         guard !request.userID.isEmpty else { throw StoreError.missingUser }
         let inputs = try engine.inputs(request).get()
-        return try await decide(inputs.trigger, for: inputs.user, now: request.now, idempotencyKey: idempotencyKey)
+        return try await decide(inputs.trigger, for: inputs.user, now: request.now, idempotencyKey: idempotencyKey, deadline: deadline)
     }
 
     /// `decide(_:idempotencyKey:)` for typed inputs: `user.id` names the ledger, whose stored
     /// entries stand in for `user.history`.
-    public func decide(_ trigger: Trigger, for user: UserContext, now: Int, idempotencyKey: String? = nil) async throws -> RecordedDecision {
+    public func decide(_ trigger: Trigger, for user: UserContext, now: Int, idempotencyKey: String? = nil,
+                       deadline: ContinuousClock.Instant? = nil) async throws -> RecordedDecision {
         guard !user.id.isEmpty else { throw StoreError.missingUser }
         let engine = self.engine
         let read = window.read(around: min(now, trigger.at))
         let commit = try await store.commit(user: user.id, read: read, requestKey: idempotencyKey, now: now) { records in
+            try Self.check(deadline)
             let ledger = engine.ledger(records.map(\.entry))
             switch engine.decideAll(trigger, for: user, ledger: ledger, now: now) {
             case .failure(let errors):
@@ -52,6 +58,14 @@ public struct DecisionRecorder: Sendable {
         }
         return RecordedDecision(response: commit.response, replayed: commit.replayed, decisions: commit.value ?? [],
                                 recorded: commit.inserted)
+    }
+
+    /// Throws `StoreError.deadlinePassed` once `deadline` has passed: called first in a unit's
+    /// `decide`, which the store runs holding the user's ledger, so the unit rolls back.
+    static func check(_ deadline: ContinuousClock.Instant?) throws(StoreError) {
+        if let deadline, ContinuousClock.now >= deadline {
+            throw StoreError(.deadlinePassed, "the unit of work got the user's ledger after its deadline; nothing was recorded")
+        }
     }
 
     /// Reports an event for the user's live entry with `key`.

@@ -107,6 +107,9 @@ public final class InMemoryLedgerStore: LedgerStore {
         return records.enumerated().sorted { ($0.element.entry.deliverAt, $0.offset) < ($1.element.entry.deliverAt, $1.offset) }.map(\.element)
     }
 
+    /// Memory always takes writes.
+    public func checkWritable() async throws {}
+
     public func forget(user: String) async throws -> Int {
         stripe(user).users.withLock { $0.removeValue(forKey: user)?.records.count ?? 0 }
     }

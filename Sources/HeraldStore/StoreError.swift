@@ -21,6 +21,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case keyConflict = "H0707"
         /// A user id is empty.
         case missingUser = "H0708"
+        /// A unit of work got the user's ledger after its caller's deadline, and recorded nothing.
+        case deadlinePassed = "H0709"
     }
 
     public var code: Code

@@ -15,6 +15,11 @@ final class FlakyStore: LedgerStore {
     let inner = InMemoryLedgerStore()
     let down = Mutex(true)
     let delay = Mutex<Duration?>(nil)
+    /// Refuses writes while reads work (a file opened read-only).
+    let writesDown = Mutex(false)
+    /// A wait before each commit that cancellation does not cut short (another process holding
+    /// SQLite's write lock): the unit then runs, late.
+    let lockWait = Mutex<Duration?>(nil)
 
     func check() async throws {
         if let pause = delay.withLock({ $0 }) { try await Task.sleep(for: pause) }
@@ -24,6 +29,8 @@ final class FlakyStore: LedgerStore {
     func commit<Value: Sendable>(user: String, read: LedgerRead, requestKey: String?, now: Int,
                                  decide: @Sendable ([LedgerRecord]) throws -> (LedgerProposal, Value)) async throws -> LedgerCommit<Value> {
         try await check()
+        if let wait = lockWait.withLock({ $0 }) { try? await Task.sleep(for: wait) }
+        if writesDown.withLock({ $0 }) { throw StoreError(.databaseFailed, "attempt to write a readonly database (test)") }
         return try await inner.commit(user: user, read: read, requestKey: requestKey, now: now, decide: decide)
     }
 
@@ -46,6 +53,10 @@ final class FlakyStore: LedgerStore {
         try await check()
         return try await inner.prune(before: cutoff, keepTypes: keepTypes)
     }
+    func checkWritable() async throws {
+        try await check()
+        if writesDown.withLock({ $0 }) { throw StoreError(.databaseFailed, "attempt to write a readonly database (test)") }
+    }
 }
 
 @Suite struct ServeStoreFailureTests {
@@ -54,7 +65,7 @@ final class FlakyStore: LedgerStore {
         let server = try ServeFixtures.server(store: store)
         let request = try ServeFixtures.dueToday()
         try await ServeFixtures.test(server) { client in
-            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, body: ServeFixtures.body(request)) { (response) throws in
+            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, headers: ServeFixtures.jsonBody, body: ServeFixtures.body(request)) { (response) throws in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.retryAfter] == "1")
                 #expect(try ServeFixtures.errorCode(response) == "store_unavailable")
@@ -63,7 +74,7 @@ final class FlakyStore: LedgerStore {
                 #expect(response.status == .serviceUnavailable)
             }
             store.down.withLock { $0 = false }
-            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, body: ServeFixtures.body(request)) { (response) throws in
+            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, headers: ServeFixtures.jsonBody, body: ServeFixtures.body(request)) { (response) throws in
                 #expect(response.status == .ok)
             }
             try await client.execute(uri: "/readyz", method: .get) { (response) throws in
@@ -80,7 +91,7 @@ final class FlakyStore: LedgerStore {
         let request = try ServeFixtures.dueToday()
         try await ServeFixtures.test(server) { client in
             let started = ContinuousClock.now
-            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, body: ServeFixtures.body(request)) { (response) throws in
+            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, headers: ServeFixtures.jsonBody, body: ServeFixtures.body(request)) { (response) throws in
                 #expect(response.status == .serviceUnavailable)
                 #expect(try ServeFixtures.errorCode(response) == "timeout")
                 #expect(response.headers[.retryAfter] != nil)
