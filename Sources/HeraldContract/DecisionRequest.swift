@@ -74,7 +74,7 @@ public struct DecisionRequest: Sendable, Equatable {
     /// - Throws: `RequestErrors` listing every problem, each with its field path.
     public init(json: JSON) throws(RequestErrors) {
         var reader = RequestReader()
-        guard let request = reader.request(json) else { throw RequestErrors(reader.errors) }
+        guard let request = reader.request(json) else { throw reader.errors }
         self = request
     }
 }
@@ -82,7 +82,7 @@ public struct DecisionRequest: Sendable, Equatable {
 /// Walks a request, collecting every problem instead of stopping at the first. (Internal:
 /// `PromptRequest` reads its fields with the same checks.)
 package struct RequestReader {
-    package var errors: [RequestError] = []
+    package var errors = RequestErrors()
 
     package init() {}
 
@@ -121,11 +121,12 @@ package struct RequestReader {
         }
         if let known {
             for member in members where !known.contains(member.key) {
-                var message = "unknown field `\(member.key)`"
-                if let close = Suggestions.closest(to: member.key, in: known) {
-                    message += "; did you mean `\(close)`?"
-                }
-                fail(join(path, member.key), message)
+                let fieldPath = join(path, member.key)
+                errors.append({
+                    var message = "unknown field `\(member.key)`"
+                    if let close = Suggestions.closest(to: member.key, in: known) { message += "; did you mean `\(close)`?" }
+                    return RequestError(path: fieldPath, message: message)
+                }())
             }
         }
         return members
@@ -202,14 +203,17 @@ package struct RequestReader {
 
     // MARK: Sections
 
-    /// `user`: a required object, whose `id` (when present) is a string.
+    /// `user`: a required object, whose `id` (when present) is a string of at most
+    /// `UserContext.maxIDBytes`.
     mutating func user(_ value: JSON?) -> JSON? {
         guard let value else {
             fail("user", "missing required field")
             return nil
         }
         guard object(value, at: "user", known: nil) != nil else { return nil }
-        _ = string(value["id"], at: "user.id")
+        if let id = string(value["id"], at: "user.id"), let problem = UserContext.idProblem(id) {
+            fail("user.id", problem)
+        }
         return value
     }
 

@@ -9,19 +9,19 @@ extension Engine {
     /// The user context of a request's user half.
     /// - Returns: the context, or every problem with the user's fields and preferences.
     public func userContext(_ request: UserRequest) -> Result<UserContext, RequestErrors> {
-        var errors: [RequestError] = []
+        var errors = RequestErrors()
         let context = userContext(request, errors: &errors)
-        return errors.isEmpty ? .success(context) : .failure(RequestErrors(errors))
+        return errors.isEmpty ? .success(context) : .failure(errors)
     }
 
     /// The typed inputs of a decide request.
     /// - Returns: the user context and the trigger, or every problem (an unknown type alone).
     public func inputs(_ request: DecisionRequest) -> Result<(user: UserContext, trigger: Trigger), RequestErrors> {
         guard let schema = paramSchema(request.type) else { return .failure(unknownType(request.type)) }
-        var errors: [RequestError] = []
+        var errors = RequestErrors()
         let user = userContext(request.userRequest, errors: &errors)
         let trigger = trigger(request.type, schema: schema, at: request.at, params: request.params, subject: request.subject, errors: &errors)
-        guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
+        guard errors.isEmpty else { return .failure(errors) }
         return .success((user, trigger))
     }
 
@@ -29,14 +29,14 @@ extension Engine {
     /// declarations.
     /// - Returns: the trigger, or every problem with it.
     public func trigger(_ candidate: CandidateRequest) -> Result<Trigger, RequestErrors> {
-        var errors: [RequestError] = []
+        var errors = RequestErrors()
         let made = trigger(candidate.type, at: candidate.at, params: candidate.params, subject: candidate.subject, errors: &errors)
-        guard errors.isEmpty, let made else { return .failure(RequestErrors(errors)) }
+        guard errors.isEmpty, let made else { return .failure(errors) }
         return .success(made)
     }
 
     /// `userContext(_:)`, adding the problems to `errors` (the context is then not to be used).
-    func userContext(_ request: UserRequest, errors: inout [RequestError]) -> UserContext {
+    func userContext(_ request: UserRequest, errors: inout RequestErrors) -> UserContext {
         var prefs = request.prefs
         for name in request.appPrefs.keys.sorted() {
             let json = request.appPrefs[name]!
@@ -51,21 +51,23 @@ extension Engine {
             }
             prefs.app[name] = value
         }
-        let effective = effectivePreferences(prefs, errors: &errors)
+        var problems: [RequestError] = []
+        let effective = effectivePreferences(prefs, errors: &problems)
+        for problem in problems { errors.append(problem) }
         var fields = [Value](repeating: .null, count: fieldCount)
         var reader = ValueReader()
         reader.object(request.state, node: stateSchema, into: &fields)
         let id = reader.object(request.user, node: userSchema, into: &fields, readingID: true) ?? ""
-        errors += reader.errors
+        errors.append(contentsOf: reader.errors)
         return makeUserContext(id: id, prefs: prefs, permission: request.permission, history: request.history,
                                fields: fields, effective: effective)
     }
 
     /// A trigger of `type` (which must exist) with its params converted, adding the problems to
     /// `errors` (nil: the type is unknown).
-    func trigger(_ type: String, at: Int, params: JSON, subject: String?, errors: inout [RequestError]) -> Trigger? {
+    func trigger(_ type: String, at: Int, params: JSON, subject: String?, errors: inout RequestErrors) -> Trigger? {
         guard let schema = paramSchema(type) else {
-            errors += unknownType(type).errors
+            errors.append(contentsOf: unknownType(type))
             return nil
         }
         return trigger(type, schema: schema, at: at, params: params, subject: subject, errors: &errors)
@@ -73,7 +75,7 @@ extension Engine {
 
     /// A trigger of `type`, whose params `schema` declares.
     private func trigger(_ type: String, schema: ParamSchema, at: Int, params: JSON, subject: String?,
-                         errors: inout [RequestError]) -> Trigger {
+                         errors: inout RequestErrors) -> Trigger {
         var values = [Value](repeating: .null, count: schema.names.count)
         if case .object(let members) = params {
             var reader = ValueReader()
@@ -84,7 +86,7 @@ extension Engine {
                 }
                 values[slot] = reader.convert(member.value, as: schema.types[slot], path: "params.\(member.key)") ?? .null
             }
-            errors += reader.errors
+            errors.append(contentsOf: reader.errors)
         }
         return makeTrigger(type: type, at: at, subject: subject, params: values)
     }

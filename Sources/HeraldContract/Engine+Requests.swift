@@ -17,19 +17,19 @@ extension Engine {
     /// The typed inputs of a plan request: one user context, a trigger per candidate.
     /// - Returns: every problem, the candidates' with `candidates[i].` paths.
     public func inputs(_ request: PlanRequest) -> Result<(user: UserContext, triggers: [Trigger]), RequestErrors> {
-        var errors: [RequestError] = []
+        var errors = RequestErrors()
         let user = userContext(request.user, errors: &errors)
         var triggers: [Trigger] = []
         triggers.reserveCapacity(request.candidates.count)
         for (index, candidate) in request.candidates.enumerated() {
-            var problems: [RequestError] = []
+            var problems = RequestErrors()
             if let trigger = trigger(candidate.type, at: candidate.at, params: candidate.params, subject: candidate.subject,
                                      errors: &problems), problems.isEmpty {
                 triggers.append(trigger)
             }
-            errors += problems.map { RequestError(path: "candidates[\(index)].\($0.path)", message: $0.message, code: $0.code) }
+            errors.append(contentsOf: problems.prefixed("candidates[\(index)]."))
         }
-        guard errors.isEmpty else { return .failure(RequestErrors(errors)) }
+        guard errors.isEmpty else { return .failure(errors) }
         return .success((user, triggers))
     }
 

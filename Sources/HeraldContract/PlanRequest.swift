@@ -34,7 +34,7 @@ public struct PlanRequest: Sendable {
     /// Reads a plan request from parsed JSON (see `parse(_:)`).
     public static func parse(json: JSON) throws(RequestErrors) -> PlanRequest {
         var reader = RequestReader()
-        guard let request = reader.planRequest(json) else { throw RequestErrors(reader.errors) }
+        guard let request = reader.planRequest(json) else { throw reader.errors }
         return request
     }
 

@@ -28,11 +28,11 @@ public struct PromptRequest: Sendable, Equatable {
     /// - Throws: `RequestErrors` listing every problem, each with its field path.
     public init(json: JSON) throws(RequestErrors) {
         var reader = RequestReader()
-        guard let members = reader.object(json, at: "", known: ["now"] + PlanRequest.userFields) else { throw RequestErrors(reader.errors) }
+        guard let members = reader.object(json, at: "", known: ["now"] + PlanRequest.userFields) else { throw reader.errors }
         let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         let now = reader.instant(fields["now"], at: "now")
         let user = reader.userRequest(fields)
-        guard reader.errors.isEmpty, let now, let user else { throw RequestErrors(reader.errors) }
+        guard reader.errors.isEmpty, let now, let user else { throw reader.errors }
         self.init(now: now, user: user)
     }
 

@@ -49,7 +49,7 @@ public struct ReconcileRequest: Sendable {
                         "a scheduled entry belongs in `pending`: `history` holds what already happened, and the plan replaces what is pending")
         }
         let plan = reader.planRequest(json, also: ["pending"])
-        guard reader.errors.isEmpty, let plan else { throw RequestErrors(reader.errors) }
+        guard reader.errors.isEmpty, let plan else { throw reader.errors }
         return ReconcileRequest(plan: plan, pending: pending)
     }
 }

@@ -45,9 +45,9 @@ public struct UserRequest: Sendable, Equatable {
     /// - Throws: `RequestErrors` listing every problem, each with its field path.
     public init(json: JSON) throws(RequestErrors) {
         var reader = RequestReader()
-        guard let members = reader.object(json, at: "", known: PlanRequest.userFields) else { throw RequestErrors(reader.errors) }
+        guard let members = reader.object(json, at: "", known: PlanRequest.userFields) else { throw reader.errors }
         let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-        guard let request = reader.userRequest(fields), reader.errors.isEmpty else { throw RequestErrors(reader.errors) }
+        guard let request = reader.userRequest(fields), reader.errors.isEmpty else { throw reader.errors }
         self = request
     }
 }

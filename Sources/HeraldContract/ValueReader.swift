@@ -4,23 +4,26 @@ import HeraldSyntax
 
 /// Converts request JSON to expression values by declared type, collecting problems.
 struct ValueReader {
-    var errors: [RequestError] = []
+    var errors = RequestErrors()
 
     /// Reports a member the schema does not declare, with the closest declared name.
     mutating func unknown(_ key: String, in node: SchemaSlotNode) {
-        let names = node.children.keys.sorted()
-        var message = "unknown field `\(key)`"
-        if let close = Suggestions.closest(to: key, in: names) { message += "; did you mean `\(close)`?" }
-        errors.append(RequestError(path: node.path + "." + key, message: message))
+        errors.append({
+            var message = "unknown field `\(key)`"
+            if let close = Suggestions.closest(to: key, in: node.children.keys.sorted()) { message += "; did you mean `\(close)`?" }
+            return RequestError(path: node.path + "." + key, message: message)
+        }())
     }
 
     mutating func fail(_ path: String, _ expected: String, _ value: JSON) {
-        let shown: String
-        switch value {
-        case .array, .object: shown = value.kindName
-        default: shown = value.serialized()
-        }
-        errors.append(RequestError(path: path, message: "expected \(expected), got \(shown)"))
+        errors.append({
+            let shown: String
+            switch value {
+            case .array, .object: shown = value.kindName
+            default: shown = value.serialized()
+            }
+            return RequestError(path: path, message: "expected \(expected), got \(shown)")
+        }())
     }
 
     /// nil for `null` of an optional (absent) and for a problem (reported).

@@ -130,7 +130,8 @@ enum DecisionInput {
 
     /// `error: request: <path>: <message>` lines (`error[H0256]: …` for a problem with a code).
     static func message(_ errors: RequestErrors) -> String {
-        errors.errors.map { "error\($0.code.map { "[\($0)]" } ?? ""): request: \($0.path): \($0.message)" }.joined(separator: "\n")
+        (errors.errors.map { "error\($0.code.map { "[\($0)]" } ?? ""): request: \($0.path): \($0.message)" }
+            + (errors.omitted > 0 ? ["error: request: … and \(errors.omitted) more problems"] : [])).joined(separator: "\n")
     }
 
     /// One line of a source the validator read.

@@ -11,10 +11,12 @@ extension Engine {
     ///     (`"state.maintenance.dueToday": .int(3)`, `"user.tier": .string("pro")`).
     ///   - history: the user's ledger.
     /// - Throws: `RequestErrors`: an undeclared field or preference, a value of the wrong type,
-    ///   a preference outside its `allowed` values, an unknown time zone.
+    ///   a preference outside its `allowed` values, an unknown time zone, an id over
+    ///   `UserContext.maxIDBytes`.
     public func userContext(id: String, prefs: PreferencesInput = PreferencesInput(), permission: Permission = .unknown,
                             fields: [String: Value] = [:], history: [HistoryEntry] = []) throws(RequestErrors) -> UserContext {
         var errors: [RequestError] = []
+        if let problem = UserContext.idProblem(id) { errors.append(RequestError(path: "user.id", message: problem)) }
         let effective = effectivePreferences(prefs, errors: &errors)
         var values = [Value](repeating: .null, count: self.fields.count)
         for path in fields.keys.sorted() {

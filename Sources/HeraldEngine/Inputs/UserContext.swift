@@ -9,6 +9,10 @@ public import HeraldPolicy
 /// again. It is valid only with the engine that made it (a decision with another engine's is a
 /// request error).
 public struct UserContext: Sendable {
+    /// The longest user id, in UTF-8 bytes, that any way in accepts (a request's `user.id`, a path,
+    /// an event, `Engine.userContext(id:…)`): what can be recorded can also be read and deleted.
+    public static let maxIDBytes = 256
+
     /// The user's id (`user.id`); "" when the request gave none.
     public let id: String
     /// The preferences as stated; what they leave out takes the policy's `defaults`.
@@ -37,5 +41,12 @@ public struct UserContext: Sendable {
     /// The same user with another ledger (a plan feeding its decisions back; a store's read).
     public func with(history: [HistoryEntry]) -> UserContext {
         UserContext(id: id, prefs: prefs, permission: permission, history: history, fields: fields, effective: effective, schema: schema)
+    }
+}
+
+extension UserContext {
+    /// What is wrong with `id` as a user id (longer than `maxIDBytes`), or nil.
+    public static func idProblem(_ id: String) -> String? {
+        id.utf8.count > maxIDBytes ? "a user id must be at most \(maxIDBytes) bytes, got \(id.utf8.count)" : nil
     }
 }
