@@ -61,6 +61,8 @@ let targets: [Target] = [
             .product(name: "Metrics", package: "swift-metrics", condition: server),
             .product(name: "Prometheus", package: "swift-prometheus", condition: server),
             .product(name: "NIOPosix", package: "swift-nio", condition: server),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: server),
         ]
     ),
     .testTarget(
@@ -124,6 +126,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),

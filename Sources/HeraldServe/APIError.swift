@@ -73,7 +73,11 @@ extension APIError {
         APIError(.contentTooLarge, code: "body_too_large", message: "request body is larger than the limit of \(limit) bytes")
     }
 
-    static let timeout = APIError(.serviceUnavailable, code: "timeout", message: "the request took longer than the server's request timeout", retryAfter: 1)
+    /// A decide or reconcile that times out records nothing, unless its unit was committing at
+    /// that instant: the message says so, and a retry with the same `Idempotency-Key` tells.
+    static let timeout = APIError(.serviceUnavailable, code: "timeout",
+                                  message: "the request took longer than the server's request timeout; a decide or reconcile was not recorded, unless the store was committing it at that instant: retry with the same `Idempotency-Key` to get the recorded answer",
+                                  retryAfter: 1)
 
     /// The parse error of a request body: too deep, too large or not JSON.
     static func malformed(_ error: JSONParseError) -> APIError {
@@ -88,11 +92,15 @@ extension APIError {
         do { return try make() } catch { throw invalid(error) }
     }
 
-    /// The first problem a request's fields have; the message lists every one of them.
-    static func invalid(_ errors: RequestErrors) -> APIError {
+    /// The first problem a request's fields have; the message lists up to `listed` of them and
+    /// says how many more there were, so a hostile request cannot make a huge answer.
+    static func invalid(_ errors: RequestErrors, listed: Int = 20) -> APIError {
         let first = errors.errors.first
         let code = first.map { $0.path == "type" && $0.message.hasPrefix("unknown type") } == true ? "unknown_type" : "invalid_request"
-        let message = errors.errors.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
+        var parts = errors.errors.prefix(listed).map { "\($0.path): \($0.message)" }
+        let more = errors.errors.count - parts.count + errors.omitted
+        if more > 0 { parts.append("… and \(more) more") }
+        let message = parts.joined(separator: "; ")
         return APIError(.unprocessableContent, code: code, message: message.isEmpty ? "invalid request" : message, field: first?.path)
     }
 }

@@ -21,6 +21,9 @@ struct EventRequest: Sendable {
         guard let user = json["user"]?.stringValue, !user.isEmpty else {
             throw APIError(.unprocessableContent, code: "invalid_request", message: "`user` must be a non-empty string (the user id)", field: "user")
         }
+        if let problem = UserContext.idProblem(user) {
+            throw APIError(.unprocessableContent, code: "invalid_request", message: "`user`: \(problem)", field: "user")
+        }
         guard let key = json["key"]?.stringValue, !key.isEmpty else {
             throw APIError(.unprocessableContent, code: "invalid_request", message: "`key` must be a non-empty string (the entry's key)", field: "key")
         }

@@ -8,18 +8,18 @@ import NIOCore
 extension HeraldServer {
     /// `GET /healthz`, `/readyz`, `/metrics`, `/v1/policies`.
     func addAdminRoutes(to router: Router<ServeRequestContext>) {
-        router.get("/healthz") { _, _ in
+        Self.get("/healthz", on: router) { _, _ in
             Self.json(["status": "ok"])
         }
-        router.get("/readyz") { _, _ in
+        Self.get("/readyz", on: router) { _, _ in
             try await readiness()
         }
-        router.get("/metrics") { _, _ in
+        Self.get("/metrics", on: router) { _, _ in
             var buffer = ByteBuffer()
             buffer.writeBytes(metrics.render())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: buffer))
         }
-        router.get("/v1/policies") { _, _ in
+        Self.get("/v1/policies", on: router) { _, _ in
             Self.json(["policies": .array(registry.policies.map(\.json))])
         }
     }

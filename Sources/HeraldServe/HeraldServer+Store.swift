@@ -22,8 +22,8 @@ extension HeraldServer {
             let decisionRequest: DecisionRequest
             decisionRequest = try APIError.decoding { () throws(RequestErrors) in try DecisionRequest(json: json) }
             return try await record("decide", user: decisionRequest.userID, policy: policy, engine: engine, request: request,
-                                    context: context) { recorder, key in
-                try await recorder.decide(decisionRequest, idempotencyKey: key)
+                                    context: context) { recorder, key, deadline in
+                try await recorder.decide(decisionRequest, idempotencyKey: key, deadline: deadline)
             }
         }
         router.post("/v1/policies/:name/plan") { request, context in
@@ -50,8 +50,8 @@ extension HeraldServer {
             plan = try APIError.decoding { () throws(RequestErrors) in try PlanRequest.parse(json: json) }
             _ = try Self.singleUser(plan)
             return try await record("reconcile", user: plan.user.id, policy: policy, engine: engine, request: request,
-                                    context: context) { recorder, key in
-                try await recorder.reconcile(plan, idempotencyKey: key)
+                                    context: context) { recorder, key, deadline in
+                try await recorder.reconcile(plan, idempotencyKey: key, deadline: deadline)
             }
         }
         router.post("/v1/events") { request, _ in
@@ -62,13 +62,13 @@ extension HeraldServer {
             }
             return Self.json(["user": .string(event.user), "entry": record.json()])
         }
-        router.get("/v1/users/:id/ledger") { _, context in
-            let user = try Self.userParameter(context)
+        Self.get("/v1/users/:id/ledger", on: router) { _, context in
+            let user = try context.userParameter()
             let records = try await storeCall("entries") { try await store.entries(user: user) }
             return Self.json(["user": .string(user), "entries": .array(records.map { $0.json() })])
         }
         router.delete("/v1/users/:id") { _, context in
-            let user = try Self.userParameter(context)
+            let user = try context.userParameter()
             let deleted = try await storeCall("forget") { try await store.forget(user: user) }
             return Self.json(["user": .string(user), "deleted": .int(deleted)])
         }
@@ -108,6 +108,8 @@ extension HeraldServer {
             APIError(.unprocessableContent, code: "invalid_request", message: error.message, field: "user.id")
         case .keyConflict:
             APIError(.conflict, code: "key_conflict", message: error.message)
+        case .deadlinePassed:
+            APIError.timeout
         case .unreachable, .databaseFailed:
             APIError(.serviceUnavailable, code: "store_unavailable", message: "the ledger store is unavailable: \(error.message)",
                      retryAfter: configuration.retryAfterSeconds)
@@ -119,13 +121,13 @@ extension HeraldServer {
         }
     }
 
-    /// nil when the store answers a read; else what is wrong.
+    /// nil when the store can record (a write, rolled back); else what is wrong.
     func storeProblem() async -> String? {
         do {
-            _ = try await store.entries(user: "herald-readyz-probe")
+            try await Deadline.run(within: configuration.requestTimeout) { try await store.checkWritable() }
             return nil
         } catch {
-            return "the ledger store does not answer: \(error)"
+            return "the ledger store cannot record: \(error)"
         }
     }
 
@@ -153,11 +155,14 @@ extension HeraldServer {
     /// store call (503 on a store failure), the duration and decision metrics, the decision log,
     /// and the recorded response (`Idempotent-Replayed` on a replay).
     func record(_ route: String, user: String, policy: ServedPolicy, engine: Engine, request: Request, context: ServeRequestContext,
-                _ unit: @escaping @Sendable (DecisionRecorder, String?) async throws -> RecordedDecision) async throws -> Response {
+                _ unit: @escaping @Sendable (DecisionRecorder, String?, ContinuousClock.Instant) async throws -> RecordedDecision) async throws -> Response {
         let key = try Self.idempotencyKey(request)
         let started = ContinuousClock.now
         let recorder = policy.recorder ?? DecisionRecorder(engine: engine, store: store)
-        let recorded = try await storeCall(route) { try await unit(recorder, key) }
+        // The unit gives up at the request's limit, so a 503 `timeout` is not followed by a write
+        // (but for a unit already committing at that instant: the answer says to retry with the key).
+        let deadline = started + configuration.requestTimeout
+        let recorded = try await storeCall(route) { try await unit(recorder, key, deadline) }
         metrics.decideDuration(policy: policy.name, route: route, nanoseconds: Self.nanoseconds(since: started))
         for decision in recorded.decisions {
             metrics.decision(policy: policy.name, action: decision.action.rawValue, reason: decision.reason)
@@ -175,13 +180,6 @@ extension HeraldServer {
         let user = plan.user.id
         if user.isEmpty {
             throw APIError(.unprocessableContent, code: "invalid_request", message: "the request's `user.id` is empty: a store records by user", field: "user.id")
-        }
-        return user
-    }
-
-    static func userParameter(_ context: ServeRequestContext) throws -> String {
-        guard let user = context.parameters.get("id"), !user.isEmpty, user.utf8.count <= 256 else {
-            throw APIError(.badRequest, code: "invalid_request", message: "the user id in the path must be 1 to 256 bytes", field: "id")
         }
         return user
     }

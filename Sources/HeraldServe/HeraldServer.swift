@@ -36,7 +36,8 @@ public struct HeraldServer: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.decisionLog = try configuration.decisionLogPath.map { path throws(ServeSetupError) in try DecisionLog(path: path) }
-        self.registry = try PolicyRegistry(directory: configuration.policiesDirectory, store: store, logger: logger, metrics: metrics)
+        self.registry = try PolicyRegistry(directory: configuration.policiesDirectory, store: store, logger: logger, metrics: metrics,
+                                           quietPeriod: configuration.reloadQuietPeriod)
         self.body = RequestBodyReader(maxBytes: configuration.maxBodyBytes, maxDepth: configuration.maxJSONDepth)
     }
 
@@ -51,6 +52,8 @@ public struct HeraldServer: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         if let tokens = configuration.tokens {
             router.add(middleware: AuthMiddleware(tokens: tokens))
+        } else {
+            router.add(middleware: LoopbackHostMiddleware())
         }
         addAdminRoutes(to: router)
         addPolicyRoutes(to: router)
@@ -60,10 +63,13 @@ public struct HeraldServer: Sendable {
     /// The application: the HTTP server plus the policy watcher, for `ServiceGroup`.
     /// - Parameter trapsHangup: whether SIGHUP reloads every policy.
     public func application(trapsHangup: Bool = true) -> some ApplicationProtocol {
+        let (readTimeout, maxBodyBytes) = (configuration.readTimeout, configuration.maxBodyBytes)
         let watcher = PolicyWatcher(registry: registry, interval: configuration.reloadInterval, logger: logger, trapsHangup: trapsHangup)
         return Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [HTTPGuardHandler(readTimeout: .init(readTimeout), maxBodyBytes: maxBodyBytes)],
+                idleTimeout: .seconds(60))),
             configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port), serverName: "herald"),
             services: storeServices + [watcher],
             onServerRunning: { [logger, listen = configuration.listen] channel in
@@ -79,6 +85,20 @@ public struct HeraldServer: Sendable {
         try await application().runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 
+    /// A GET route, and HEAD on the same path (RFC 9110 § 9.3.2): the GET answer's status and
+    /// headers (its `Content-Length` too), without the body.
+    static func get(_ path: RouterPath, on router: Router<ServeRequestContext>,
+                    _ handler: @escaping @Sendable (Request, ServeRequestContext) async throws -> Response) {
+        router.get(path, use: handler)
+        router.head(path) { request, context in
+            var response = try await handler(request, context)
+            let length = response.body.contentLength
+            response.body = .init()
+            if let length { response.headers[.contentLength] = String(length) }
+            return response
+        }
+    }
+
     // MARK: - Responses
 
     static func json(_ value: JSON, status: HTTPResponse.Status = .ok) -> Response {
@@ -90,7 +110,7 @@ public struct HeraldServer: Sendable {
 
     /// The policy a `/v1/policies/{name}/…` route names, with a good compile to decide on.
     func servedEngine(_ context: ServeRequestContext) throws -> (ServedPolicy, Engine) {
-        let name = context.parameters.get("name") ?? ""
+        let name = try context.pathParameter("name")
         guard let policy = registry.policy(name) else {
             throw APIError.unknownPolicy(name, known: registry.policies.map(\.name))
         }

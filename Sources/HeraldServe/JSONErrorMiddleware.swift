@@ -1,6 +1,7 @@
 #if Server
 public import Hummingbird
 import NIOCore
+import NIOHTTP1
 
 /// Turns every error thrown inside it into the `{"error": …}` JSON of `APIError`: a 4xx (a known
 /// path asked with another method is 405 with `Allow`), a 503 for the store and timeouts; an
@@ -23,6 +24,9 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             apiError = error
         case is NIOTooManyBytesError:
             apiError = .bodyTooLarge(limit: -1)
+        case is HTTPParserError:
+            // A client's mistake in the body's framing (a bad chunk size, a body cut short): 400.
+            apiError = .malformedHTTP(error)
         case let error as HTTPError where error.status == .notFound:
             let allowed = RouteTable.served.methods(for: request.uri.path)
             apiError = allowed.isEmpty ? .notFound(request.uri.path) : .methodNotAllowed(request.method, path: request.uri.path, allow: allowed)

@@ -12,17 +12,25 @@ public import Logging
 /// the lock and swaps the entry in, so a decision in flight finishes on the engine it took. A
 /// bundle that fails to compile keeps serving its last good engine; the failure shows in its
 /// `lastLoad`, in the log with its diagnostics and in `herald_policy_reloads_total{result="failed"}`.
+///
+/// A reload reads a bundle only once its files have been left alone for `quietPeriod` (a file
+/// cut mid-write can be a valid, shorter policy); until then it keeps serving what it has. A
+/// directory that cannot be listed (out of file descriptors) keeps every loaded policy.
 public final class PolicyRegistry: Sendable {
     public let directory: String
     let table = Locked<[String: ServedPolicy]>([:])
-    let reloading = Locked<Void>(())
+    /// Held for a whole reload; also the bundles a forced reload (SIGHUP) still owes, because
+    /// their files were changing.
+    let reloading = Locked<Set<String>>([])
     let logger: Logger
     let metrics: ServeMetrics
     let store: any LedgerStore
+    let quietPeriod: Duration
 
-    /// Loads every bundle under `directory` once.
+    /// Loads every bundle under `directory` once (without waiting for quiet files).
     /// - Throws: `ServeSetupError.policiesDirectory` when it is not a directory or holds no bundle.
-    public init(directory: String, store: any LedgerStore, logger: Logger, metrics: ServeMetrics) throws(ServeSetupError) {
+    public init(directory: String, store: any LedgerStore, logger: Logger, metrics: ServeMetrics,
+                quietPeriod: Duration = .seconds(1)) throws(ServeSetupError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .policiesDirectory(directory, "it is not a directory")
@@ -31,7 +39,8 @@ public final class PolicyRegistry: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.store = store
-        reload(force: true, trigger: "start")
+        self.quietPeriod = quietPeriod
+        reload(force: true, trigger: "start", now: nil)
         if table.withLock({ $0.isEmpty }) {
             throw .policiesDirectory(directory, "it holds no bundle (a directory with `.yaml` files, such as `policies/<app>`)")
         }
@@ -53,20 +62,46 @@ public final class PolicyRegistry: Sendable {
     }
 
     /// Recompiles the bundles whose files changed (all of them when `force`), adds new bundle
-    /// directories and drops removed ones. One reload runs at a time.
+    /// directories and drops removed ones. One reload runs at a time. A bundle with a file
+    /// modified less than `quietPeriod` before `now` is left for a later reload (a forced one
+    /// is owed: the next reload compiles it once its files are quiet).
     /// - Returns: the names recompiled.
     @discardableResult
     public func reload(force: Bool, trigger: String) -> [String] {
-        reloading.withLock { _ in
-            let found = Self.bundleDirectories(directory)
+        reload(force: force, trigger: trigger, now: Date())
+    }
+
+    /// `reload(force:trigger:)` at `now`, the wall clock compared with the files' modification
+    /// times (nil: read the files whatever their age).
+    @discardableResult
+    func reload(force: Bool, trigger: String, now: Date?) -> [String] {
+        reloading.withLock { owed in
+            let found: [String: String]
+            do {
+                found = try Self.bundleDirectories(directory)
+            } catch {
+                logger.error("cannot list the policies directory; keeping every loaded policy", metadata: [
+                    "directory": .string(directory), "error": .string("\(error)"), "trigger": .string(trigger),
+                ])
+                return []
+            }
             let current = table.withLock { $0 }
             var recompiled: [String] = []
             for (name, path) in found.sorted(by: { $0.key < $1.key }) {
                 let previous = current[name]
-                if !force, let previous, previous.directory == path,
-                   previous.fingerprint == Self.stamps(previous.fingerprint.map(\.path), directory: path) {
+                let files = previous?.fingerprint.map(\.path) ?? []
+                let stamps = Self.stamps(files, directory: path)
+                if !force, !owed.contains(name), let previous, previous.directory == path, previous.fingerprint == stamps {
                     continue
                 }
+                if let now, !Self.quiet(stamps, now: now, period: quietPeriod) {
+                    if force { owed.insert(name) }
+                    logger.info("policy files are changing; reloading once they are quiet", metadata: [
+                        "policy": .string(name), "trigger": .string(trigger),
+                    ])
+                    continue
+                }
+                owed.remove(name)
                 let next = compile(name: name, directory: path, previous: previous, trigger: trigger)
                 table.withLock { $0[name] = next }
                 recompiled.append(name)
@@ -122,23 +157,31 @@ public final class PolicyRegistry: Sendable {
 
     /// The bundles under `directory`: the directory itself when it holds `.yaml` files (named by its
     /// last path component), else each subdirectory that does.
-    static func bundleDirectories(_ directory: String) -> [String: String] {
+    /// - Throws: when a directory cannot be listed (it is then not known which bundles exist).
+    static func bundleDirectories(_ directory: String) throws -> [String: String] {
         let manager = FileManager.default
         let root = URL(fileURLWithPath: directory).standardizedFileURL
-        if hasYAML(root.path) { return [root.lastPathComponent: directory] }
+        if try hasYAML(root.path) { return [root.lastPathComponent: directory] }
         var found: [String: String] = [:]
-        for child in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] where !child.hasPrefix(".") {
+        for child in try manager.contentsOfDirectory(atPath: directory) where !child.hasPrefix(".") {
             let path = (directory as NSString).appendingPathComponent(child)
             var isDirectory: ObjCBool = false
-            if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue, hasYAML(path) {
+            if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue, try hasYAML(path) {
                 found[child] = path
             }
         }
         return found
     }
 
-    static func hasYAML(_ directory: String) -> Bool {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+    static func hasYAML(_ directory: String) throws -> Bool {
+        try FileManager.default.contentsOfDirectory(atPath: directory).contains { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+    }
+
+    /// Whether no file of `stamps` was modified within `period` before `now`.
+    static func quiet(_ stamps: [FileStamp], now: Date, period: Duration) -> Bool {
+        let nowNanoseconds = Int(now.timeIntervalSince1970 * 1_000_000_000)
+        let periodNanoseconds = Int(period.components.seconds) * 1_000_000_000 + Int(period.components.attoseconds / 1_000_000_000)
+        return stamps.allSatisfy { $0.modified < 0 || nowNanoseconds - $0.modified >= periodNanoseconds }
     }
 
     /// Stamps of the given files plus every `.yaml` file directly in `directory` (so a new file is

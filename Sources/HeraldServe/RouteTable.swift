@@ -30,7 +30,7 @@ struct RouteTable: Sendable {
     let routes: [Route]
 
     /// The methods of the routes whose pattern matches `path`, in table order without repeats;
-    /// empty when no route has that path.
+    /// empty when no route has that path. A GET route allows HEAD too.
     func methods(for path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var methods: [HTTPRequest.Method] = []
@@ -39,6 +39,8 @@ struct RouteTable: Sendable {
             guard pattern.count == segments.count else { continue }
             if zip(pattern, segments).allSatisfy({ $0.first == ":" || $0 == $1 }) {
                 methods.append(route.method)
+                // `HeadMiddleware` answers HEAD wherever GET is served.
+                if route.method == .get { methods.append(.head) }
             }
         }
         return methods

@@ -12,8 +12,14 @@ public struct ServeConfiguration: Sendable {
     public var maxJSONDepth: Int = 32
     /// How long a request may take before it is answered 503 `timeout`.
     public var requestTimeout: Duration = .seconds(10)
+    /// How long a client may take to send a request, head to end, before it is answered 408
+    /// `request_timeout` and the connection closed (`HTTPGuardHandler`).
+    public var readTimeout: Duration = .seconds(10)
     /// How often the policy files' modification times are checked.
     public var reloadInterval: Duration = .seconds(1)
+    /// How long a bundle's files must have been left alone before a reload reads them (a file
+    /// still being written may parse as a shorter valid policy).
+    public var reloadQuietPeriod: Duration = .seconds(1)
     /// `--decision-log FILE`.
     public var decisionLogPath: String?
     /// Seconds a client is told to wait (`Retry-After`) while the store is unavailable.

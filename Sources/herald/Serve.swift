@@ -41,6 +41,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a request may take before it is answered 503.", valueName: "seconds"))
     var timeout = 10.0
 
+    @Option(name: .customLong("read-timeout"),
+            help: ArgumentHelp("Seconds a client may take to send a request before it is answered 408.", valueName: "seconds"))
+    var readTimeout = 10.0
+
     @Option(name: .customLong("reload-interval"), help: ArgumentHelp("Seconds between checks of the policy files.", valueName: "seconds"))
     var reloadInterval = 1.0
 
@@ -62,6 +66,10 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "herald.serve")
+        let descriptors = Self.raiseDescriptorLimit()
+        logger.notice("file descriptor limit", metadata: [
+            "soft": .stringConvertible(descriptors.soft), "hard": .stringConvertible(descriptors.hard),
+        ])
         do {
             var configuration = ServeConfiguration(policiesDirectory: policiesDirectory)
             configuration.listen = try ListenAddress(parsing: listen)
@@ -70,6 +78,7 @@ struct Serve: AsyncParsableCommand {
             configuration.maxBodyBytes = maxBody
             configuration.maxJSONDepth = maxDepth
             configuration.requestTimeout = .milliseconds(Int(timeout * 1000))
+            configuration.readTimeout = .milliseconds(Int(readTimeout * 1000))
             configuration.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
             let store = try await StoreOpener.open(self.store)
             do {
@@ -88,6 +97,20 @@ struct Serve: AsyncParsableCommand {
             Terminal.writeError("\(error)\n")
             throw ExitCode(64)
         }
+    }
+
+    /// Raises the soft limit on open files to the hard limit (each connection holds one; the
+    /// usual soft default of 1,024 runs out under load while the hard limit allows far more).
+    /// - Returns: the limits now in force.
+    static func raiseDescriptorLimit() -> (soft: UInt64, hard: UInt64) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return (0, 0) }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return (UInt64(limit.rlim_cur), UInt64(limit.rlim_max))
     }
 }
 #endif

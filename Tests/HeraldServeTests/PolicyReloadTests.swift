@@ -31,7 +31,7 @@ import Testing
 
         let request = try ServeFixtures.dueToday()
         try await ServeFixtures.test(server) { client in
-            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, body: ServeFixtures.body(request)) { (response) throws in
+            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, headers: ServeFixtures.jsonBody, body: ServeFixtures.body(request)) { (response) throws in
                 #expect(response.status == .ok)
                 #expect(try ServeFixtures.json(response)["policy"]?["digest"]?.stringValue == good)
             }

@@ -41,6 +41,23 @@ final class RawSocket {
         }
     }
 
+    /// What arrives within `seconds` (until the peer closes or stops sending), as text.
+    func read(within seconds: Double) -> String {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+            let left = deadline - ContinuousClock.now
+            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            guard poll(&descriptor, 1, milliseconds) > 0 else { break }
+            let count = recv(self.descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            data += buffer[..<count]
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// One response: its status and body (read by `Content-Length`).
     func readResponse() throws -> (status: Int, body: String) {
         var data: [UInt8] = []

@@ -17,7 +17,7 @@ import Testing
         try await ServeFixtures.test(server) { client in
             for route in RouteTable.served.routes {
                 let uri = route.path.replacingOccurrences(of: ":name", with: "handz").replacingOccurrences(of: ":id", with: "u-1")
-                try await client.execute(uri: uri, method: route.method, body: ServeFixtures.body("{}")) { (response) throws in
+                try await client.execute(uri: uri, method: route.method, headers: ServeFixtures.jsonBody, body: ServeFixtures.body("{}")) { (response) throws in
                     #expect(response.status != .methodNotAllowed, "\(route.method) \(uri)")
                     if response.status == .notFound {
                         #expect(try ServeFixtures.errorCode(response) != "not_found", "\(route.method) \(uri)")
@@ -37,12 +37,12 @@ import Testing
     static let wrongMethods: [Case] = [
         Case(method: .get, uri: "/v1/policies/handz/decide", allow: "POST"),
         Case(method: .put, uri: "/v1/policies/nope/plan", allow: "POST"),
-        Case(method: .post, uri: "/healthz", allow: "GET"),
-        Case(method: .delete, uri: "/v1/policies", allow: "GET"),
+        Case(method: .post, uri: "/healthz", allow: "GET, HEAD"),
+        Case(method: .delete, uri: "/v1/policies", allow: "GET, HEAD"),
         Case(method: .post, uri: "/v1/users/u-1", allow: "DELETE"),
-        Case(method: .patch, uri: "/v1/users/u-1/ledger", allow: "GET"),
+        Case(method: .patch, uri: "/v1/users/u-1/ledger", allow: "GET, HEAD"),
         Case(method: .get, uri: "/v1/events", allow: "POST"),
-        Case(method: .head, uri: "/metrics", allow: "GET"),
+        Case(method: .head, uri: "/v1/events", allow: "POST"),
     ]
 
     @Test(arguments: wrongMethods)
@@ -79,7 +79,7 @@ import Testing
     @Test func tableMatchesSegments() {
         let table = RouteTable.served
         #expect(table.methods(for: "/v1/users/abc") == [.delete])
-        #expect(table.methods(for: "/v1/users/abc/ledger") == [.get])
+        #expect(table.methods(for: "/v1/users/abc/ledger") == [.get, .head])
         #expect(table.methods(for: "/v1/policies/x/decide/") == [.post])
         #expect(table.methods(for: "/v1/policies/x") == [])
         #expect(table.methods(for: "") == [])

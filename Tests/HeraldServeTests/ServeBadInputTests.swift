@@ -46,7 +46,7 @@ import Testing
     func badRequest(_ item: Case) async throws {
         let server = try ServeFixtures.server()
         try await ServeFixtures.test(server) { client in
-            try await client.execute(uri: item.uri, method: .post, body: ServeFixtures.body(item.body)) { (response) throws in
+            try await client.execute(uri: item.uri, method: .post, headers: ServeFixtures.jsonBody, body: ServeFixtures.body(item.body)) { (response) throws in
                 #expect(response.status.code == item.status)
                 #expect(response.headers[.contentType] == "application/json")
                 let error = try ServeFixtures.json(response)["error"]
@@ -61,7 +61,7 @@ import Testing
         let server = try ServeFixtures.server { $0.maxBodyBytes = 4096 }
         let huge = #"{"type": ""# + String(repeating: "x", count: 10_000) + #""}"#
         try await ServeFixtures.test(server) { client in
-            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, body: ServeFixtures.body(huge)) { (response) throws in
+            try await client.execute(uri: "/v1/policies/handz/decide", method: .post, headers: ServeFixtures.jsonBody, body: ServeFixtures.body(huge)) { (response) throws in
                 #expect(response.status == .contentTooLarge)
                 #expect(try ServeFixtures.errorCode(response) == "body_too_large")
             }

@@ -24,6 +24,11 @@ enum ServeFixtures {
         configure: (inout ServeConfiguration) -> Void = { _ in }
     ) throws -> HeraldServer {
         var configuration = ServeConfiguration(policiesDirectory: policies)
+        // Tests edit a bundle and reload at once; `PolicyReloadTests` sets a quiet period.
+        configuration.reloadQuietPeriod = .zero
+        // The whole suite runs at once on two cores: a request can wait seconds for a thread,
+        // and a unit past its deadline records nothing. Tests of the limit set their own.
+        configuration.requestTimeout = .seconds(120)
         configure(&configuration)
         return try HeraldServer(configuration: configuration, store: store, logger: logger)
     }
@@ -59,6 +64,9 @@ enum ServeFixtures {
     }
 
     static func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+    /// The header every JSON body is sent with (`RequestBodyReader` answers 415 without it).
+    static let jsonBody: HTTPFields = [.contentType: "application/json"]
 
     /// The response's JSON.
     static func json(_ response: TestResponse) throws -> JSON {

@@ -17,7 +17,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let database = directory + "/ledger.db"
         let server = try ServeProcess(binary: binary, arguments: [
-            "serve", directory + "/policies", "--store", "sqlite:" + database, "--listen", "127.0.0.1:0",
+            // Half-sent bodies wait through the drain: a read timeout longer than the test.
+            "serve", directory + "/policies", "--store", "sqlite:" + database, "--listen", "127.0.0.1:0", "--read-timeout", "300",
         ])
         defer { server.kill() }
         let port = try await server.waitForPort()
@@ -27,12 +28,12 @@ import Testing
         var connections: [(socket: RawSocket, rest: String, user: String)] = []
         for index in 0..<Self.inFlight {
             let socket = try RawSocket(port: port)
-            try socket.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+            try socket.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(try socket.readResponse().status == 200)
             let user = "u-drain-\(index)"
             let body = Array(try ServeFixtures.dueToday(user: user).utf8)
             let half = body.count / 2
-            try socket.send("POST /v1/policies/handz/decide HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
+            try socket.send("POST /v1/policies/handz/decide HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
             try socket.send(bytes: Array(body[..<half]))
             connections.append((socket, String(decoding: body[half...], as: UTF8.self), user))
         }
