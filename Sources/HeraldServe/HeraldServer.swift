@@ -73,6 +73,7 @@ public struct HeraldServer: Sendable {
             configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port), serverName: "herald"),
             services: storeServices + [watcher],
             onServerRunning: { [logger, listen = configuration.listen] channel in
+                try? await channel.pipeline.addHandler(AcceptPauseHandler(logger: logger), position: .first)
                 logger.notice("listening", metadata: ["address": .string(listen.description), "bound": .string(channel.localAddress?.description ?? "")])
             },
             logger: logger
