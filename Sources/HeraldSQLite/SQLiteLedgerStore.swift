@@ -24,16 +24,9 @@ public final class SQLiteLedgerStore: LedgerStore {
         case power
     }
 
-    /// The pool and its checkpointer, replaced together by `reopen()`: SQLite opens a file it
-    /// may not write read-only, and such a connection stays read-only after the permissions are
-    /// fixed, so a store started on one would refuse every write until restarted.
-    private let connections: Locked<(pool: DatabasePool, checkpointer: SQLiteCheckpointer)>
-    /// When `reopen()` last ran (at most once a second).
-    private let reopened = Locked<ContinuousClock.Instant?>(nil)
-    private let configuration: Configuration
-    var pool: DatabasePool { connections.withLock { $0.pool } }
+    let pool: DatabasePool
     /// Checkpoints the log beside the writer.
-    var checkpointer: SQLiteCheckpointer { connections.withLock { $0.checkpointer } }
+    let checkpointer: SQLiteCheckpointer
     /// Admits one unit at a time to the writer (see `writeUnit`).
     let gate = SQLiteWriterGate()
     /// How long a unit waits for another process's write lock, in milliseconds.
@@ -47,7 +40,9 @@ public final class SQLiteLedgerStore: LedgerStore {
     ///   - durability: see `Durability`.
     ///   - busyTimeout: how long a unit waits for another process's write lock, in seconds.
     /// - Throws: `StoreError`: `corruptDatabase` (not a database, or damaged), `schemaTooNew`
-    ///   (written by a newer Herald), `databaseFailed` (permissions, a full disk…).
+    ///   (written by a newer Herald), `databaseFailed` (permissions, a full disk…). A file this
+    ///   process may not write is refused here: SQLite would open it read-only, and such a
+    ///   connection stays read-only after the permissions are fixed.
     public init(path: String, durability: Durability = .process, busyTimeout: Double = 10) throws {
         self.path = path
         busyTimeoutMilliseconds = Int((max(0, busyTimeout) * 1_000).rounded(.up))
@@ -66,63 +61,41 @@ public final class SQLiteLedgerStore: LedgerStore {
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             }
         }
-        configuration = config
         do {
-            connections = Locked(try Self.open(path: path, configuration: config))
+            pool = try DatabasePool(path: path, configuration: config)
+            // A damaged file can open fine and fail on its first page read: check it now.
+            try pool.read { db in _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
+            try SQLiteSchema.migrate(pool, path: path)
+            try pool.write { db in try Self.probeWrite(db) }
+            checkpointer = try SQLiteCheckpointer(path: path, configuration: config)
+            // The writer never sleeps in SQLite's busy handler on its caller's thread: a unit
+            // that finds another process's write lock waits for it on GRDB's queue (`writeUnit`).
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA busy_timeout = 0") }
         } catch {
             throw Self.storeError(error, path: path)
         }
     }
 
-    /// Opens the pool (migrating the file) and its checkpointer.
-    private static func open(path: String, configuration: Configuration) throws -> (pool: DatabasePool, checkpointer: SQLiteCheckpointer) {
-        let pool = try DatabasePool(path: path, configuration: configuration)
-        // A damaged file can open fine and fail on its first page read: check it now.
-        try pool.read { db in _ = try Row.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
-        try SQLiteSchema.migrate(pool, path: path)
-        let checkpointer = try SQLiteCheckpointer(path: path, configuration: configuration)
-        // The writer never sleeps in SQLite's busy handler on its caller's thread: a unit
-        // that finds another process's write lock waits for it on GRDB's queue (`writeUnit`).
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA busy_timeout = 0") }
-        return (pool, checkpointer)
-    }
-
-    /// After a write refused as read-only: opens the file again (at most once a second), so a
-    /// store whose file becomes writable records again without a restart. Units in flight finish
-    /// on the connections they took; the old pool closes when the last of them lets go.
-    private func reopen() {
-        let now = ContinuousClock.now
-        let due = reopened.withLock { last in
-            if let last, now - last < .seconds(1) { return false }
-            last = now
-            return true
-        }
-        guard due, let fresh = try? Self.open(path: path, configuration: configuration) else { return }
-        let old = connections.withLock { current in
-            defer { current = fresh }
-            return current
-        }
-        old.checkpointer.close()
+    /// A row written and deleted again: fails on a file SQLite opened read-only.
+    private static func probeWrite(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO response (user, request_key, body, recorded_at) VALUES ('', 'herald-write-probe', '', 0)")
+        try db.execute(sql: "DELETE FROM response WHERE user = '' AND request_key = 'herald-write-probe'")
     }
 
     /// Writes a row and rolls it back, in one transaction through the writer: throws unless the
-    /// store can record now (`herald serve`'s `/readyz`).
-    /// A probe refused as read-only reopens the file and tries once more.
+    /// store can record now (`herald serve`'s `/readyz`: a full disk, another process holding
+    /// the write lock past the busy timeout).
     public func checkWritable() async throws {
         struct RolledBack: Error {}
-        for attempt in 1...2 {
-            do {
-                _ = try await writeUnit { db -> Int in
-                    try db.execute(sql: "INSERT INTO response (user, request_key, body, recorded_at) VALUES ('', 'herald-readiness-probe', '', 0)")
-                    throw RolledBack()
-                }
-            } catch is RolledBack {
-                return
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && attempt == 1 {
-                continue
-            } catch {
-                throw Self.storeError(error, path: path)
+        do {
+            _ = try await writeUnit { db -> Int in
+                try Self.probeWrite(db)
+                throw RolledBack()
             }
+        } catch is RolledBack {
+            return
+        } catch {
+            throw Self.storeError(error, path: path)
         }
     }
 
@@ -342,10 +315,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
         await gate.submit(job) { batch in await self.run(batch) }
         job.finish()
-        if let error = job.error {
-            if let error = error as? DatabaseError, error.resultCode == .SQLITE_READONLY { reopen() }
-            throw error
-        }
+        if let error = job.error { throw error }
         guard let result = value.withLock({ $0.take() }) else {
             throw StoreError(.databaseFailed, "SQLite on `\(path)`: a unit of work ended without a result")
         }
