@@ -17,6 +17,10 @@ import Glibc
     func aReadOnlyLedgerFileIsRefusedAtStart(leftLog: Bool) async throws {
         let binary = try #require(ServeProcess.heraldBinary, "the herald binary is built beside the tests")
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+        // `nobody` must be able to run the binary where it was built (not under /root, say).
+        let probe = try ServeProcess(binary: "/usr/bin/setpriv", arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "--version"])
+        probe.process.waitUntilExit()
+        guard probe.terminationStatus == 0 else { return }
         let directory = try ServeFixtures.copyOfHandz()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         chmod(directory, 0o777)
