@@ -32,6 +32,20 @@ struct PostgresLedgerStoreTests {
         }
     }
 
+    /// `/readyz`'s probe: a row written and rolled back; the database is left as it was.
+    @Test func checkWritableWritesNothing() async throws {
+        try await PostgresTestServer.withDatabase { url in
+            let store = try await PostgresLedgerStore(url: url)
+            try await store.checkWritable()
+            try await store.checkWritable()
+            let users = try await PostgresTestServer.admin(url) { connection, logger in
+                try await connection.query("SELECT count(*) FROM herald_users", logger: logger).decode(Int.self).reduce(into: 0) { $0 += $1 }
+            }
+            #expect(users == 0)
+            await store.close()
+        }
+    }
+
     @Test func aRetriedRequestGetsTheStoredResponseByteForByteAndRecordsNothing() async throws {
         try await PostgresTestServer.withDatabase { url in
             let store = try await PostgresLedgerStore(url: url)
