@@ -5,19 +5,14 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// The connection-level rules that sit below the router (docs/serve.md § Limits), one handler
-/// per connection, between NIO's HTTP codec and Hummingbird:
-///
-/// - **A request must arrive within `readTimeout`**, head to end. One sent a byte a second is
-///   answered 408 `request_timeout` (when no response has started) and the connection closed:
-///   the idle timeout alone never fires while bytes keep coming.
-/// - **`Expect: 100-continue`** is answered `100 Continue` at once (RFC 9110 § 10.1.1), unless the
-///   declared body is over `maxBodyBytes` (the route then answers 413 without reading it), or
-///   another response on the connection is still owed (pipelining).
-/// - **What NIO's parser refuses between requests** (a 100 KB request line, too many headers, a
-///   control byte, two `Content-Length`s) is answered 400 `malformed_http` in JSON, then the
-///   connection is closed. A parse error inside a request's body reaches the route, whose body
-///   read fails, and `JSONErrorMiddleware` answers it the same way.
+/// The rules below the router, one handler per connection between NIO's HTTP codec and
+/// Hummingbird (docs/serve.md § Safe defaults):
+/// - a request must arrive, head to end, within `readTimeout` (else 408 and close: the idle
+///   timeout never fires while a byte a second keeps coming);
+/// - `Expect: 100-continue` is answered at once, unless the body is over `maxBodyBytes` or an
+///   earlier response on the connection is still owed;
+/// - a parse error between requests is answered 400 `malformed_http` in JSON, then the
+///   connection closed (one inside a body fails the route's read: `JSONErrorMiddleware`).
 final class HTTPGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart

@@ -53,8 +53,7 @@ public protocol LedgerStore: Sendable {
     func prune(before cutoff: Int, keepTypes: Set<String>) async throws -> Int
 
     /// Writes and rolls back in one transaction: returns when the store can record now, throws
-    /// `StoreError` when it cannot (a read-only file or server, a full disk, no connection).
-    /// A store that was opened read-only and can write again reopens here (SQLite).
+    /// `StoreError` when it cannot (a read-only server, a full disk, no connection).
     func checkWritable() async throws
 
     /// Releases the store's connections (units of work in flight finish first). A store must not
