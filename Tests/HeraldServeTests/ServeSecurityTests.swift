@@ -9,7 +9,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// `herald serve` against an attacker and faults (docs/serve.md § Limits): ids in paths, one id
+/// `herald serve` against an attacker and faults (docs/serve.md § Safe defaults): ids in paths, one id
 /// limit, browsers on loopback, amplified errors, a store that cannot write, a late unit, half
 /// a policy file, HEAD.
 @Suite struct ServeSecurityTests {
