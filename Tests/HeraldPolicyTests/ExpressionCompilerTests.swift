@@ -51,7 +51,7 @@ enum Fixture {
 
     static func compile(_ text: String, expecting: ValueType? = nil) -> (CompiledExpression?, [Diagnostic]) {
         var diagnostics = Diagnostics()
-        let scalar = YAMLScalar(value: text, style: .doubleQuoted, positions: ScalarPositions(start: start))
+        let scalar = YAMLScalar(value: text, style: .doubleQuoted, positions: ScalarPositions(line: text, start: start))
         let span = scalar.span(ofValueRange: 0..<text.utf8.count)
         let compiled = ExpressionCompiler.compile(scalar, span: span, expecting: expecting, in: environment, diagnostics: &diagnostics)
         return (compiled, diagnostics.items)
@@ -138,6 +138,40 @@ enum Fixture {
         #expect(Fixture.errors("state.streak.x") == ["H0306@0"])
         #expect(Fixture.errors("null") == ["H0306@0"])
         #expect(Fixture.errors("day") == ["H0306@0"])
+    }
+
+    /// Every diagnostic of an expression read from YAML names the line and column its offset
+    /// has, also for a multi-line quoted scalar with non-ASCII text past its first line (a fuzz
+    /// finding: positions past the first line stop at its end, and the column was then
+    /// corrected a second time for characters on later lines, giving 1:51 for 1:52).
+    @Test(arguments: [
+        "e: \"state.x # \u{A7}1\n  y \u{A7} \u{A7}\"\n",
+        "e: \"\u{E9} \u{A7} state.x\n  \u{263A} \u{A7}\"\n",
+        "e: '\u{A7} # caf\u{E9} \u{1F600}'\n",
+        "e: >\n  caf\u{E9} \u{A7}\n  \u{A7} #\n",
+    ])
+    func diagnosticsOfYAMLExpressionsNameTheirOffsets(_ yaml: String) throws {
+        let file = SourceFile(path: "bundle.yaml", text: yaml)
+        let scalar = try #require(YAMLReader.read(file).root?["e"]?.scalar)
+        var diagnostics = Diagnostics()
+        _ = ExpressionCompiler.compile(scalar, span: scalar.span(ofValueRange: 0..<scalar.value.utf8.count),
+                                       expecting: .bool, in: Fixture.environment, diagnostics: &diagnostics)
+        #expect(!diagnostics.items.isEmpty)
+        for span in diagnostics.items.compactMap(\.span) {
+            for location in [span.start, span.end] {
+                let fresh = file.location(ofOffset: location.offset)
+                #expect((location.line, location.column) == (fresh.line, fresh.column), "\(location)")
+            }
+        }
+    }
+
+    /// `compile(_:at:)` counts columns in Unicode scalars past non-ASCII text.
+    @Test func columnsCountScalarsInTextOutsideYAML() {
+        var diagnostics = Diagnostics()
+        _ = ExpressionCompiler.compile("\"\u{E9}t\u{E9}\" == state.nope", expecting: .bool, in: Fixture.environment, diagnostics: &diagnostics)
+        #expect(diagnostics.items.map(\.code) == [.exprUnknownName])
+        #expect(diagnostics.items.first?.span?.start.column == 10)
+        #expect(diagnostics.items.first?.span?.start.offset == 11)
     }
 
     @Test func everyErrorIsReported() {

@@ -55,7 +55,7 @@ import HeraldSyntax
         let close = try #require(characters.lastIndex(of: "\""))
         let expression = String(characters[(open + 1)..<close])
         let start = SourceLocation(path: "bundle.yaml", line: line, column: open + 2)
-        let scalar = YAMLScalar(value: expression, style: .doubleQuoted, positions: ScalarPositions(start: start))
+        let scalar = YAMLScalar(value: expression, style: .doubleQuoted, positions: ScalarPositions(line: expression, start: start))
         var diagnostics = Diagnostics()
         _ = ExpressionCompiler.compile(scalar, span: scalar.span(ofValueRange: 0..<expression.utf8.count),
                                        expecting: .bool, in: Self.environment, diagnostics: &diagnostics)

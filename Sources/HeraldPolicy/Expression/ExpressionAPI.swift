@@ -206,11 +206,9 @@ public enum ExpressionCompiler {
         in environment: ExpressionEnvironment,
         diagnostics: inout Diagnostics
     ) -> CompiledExpression? {
-        let scalar = YAMLScalar(value: text, style: .plain, positions: ScalarPositions(start: start))
-        var end = start
-        end.column += text.unicodeScalars.count
-        end.offset += text.utf8.count
-        return compile(scalar, span: SourceSpan(start: start, end: end), expecting: expecting, in: environment, diagnostics: &diagnostics)
+        let positions = ScalarPositions(line: text, start: start)
+        let scalar = YAMLScalar(value: text, style: .plain, positions: positions)
+        return compile(scalar, span: SourceSpan(start: start, end: positions.end ?? start), expecting: expecting, in: environment, diagnostics: &diagnostics)
     }
 
     private static func fits(_ actual: ValueType, _ expected: ValueType) -> Bool {

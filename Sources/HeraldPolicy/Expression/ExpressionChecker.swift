@@ -40,16 +40,10 @@ struct ExpressionChecker {
 
     // MARK: - Positions
 
-    /// The file position of a UTF-8 offset of the expression, with the column counted in
-    /// Unicode scalars (as libyaml and `SourceFile` count them).
+    /// The file position of a UTF-8 offset of the expression (the scalar's anchors keep
+    /// columns counting Unicode scalars).
     func location(_ offset: Int) -> SourceLocation {
-        var location = scalar.location(ofValueOffset: offset)
-        let anchor = scalar.positions.anchors.last { $0.valueOffset <= offset }?.valueOffset ?? 0
-        if anchor < offset, offset <= utf8.count {
-            let continuation = utf8[anchor..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 1 : 0) }
-            location.column -= continuation
-        }
-        return location
+        scalar.location(ofValueOffset: offset)
     }
 
     func span(_ range: Range<Int>) -> SourceSpan {

@@ -141,6 +141,23 @@ public struct ScalarPositions: Sendable, Hashable {
         self.end = end
     }
 
+    /// `text` written on one line from `start`: an anchor after every non-ASCII character, so
+    /// columns (which count Unicode scalars) stay exact past it.
+    public init(line text: String, start: SourceLocation) {
+        var anchors = [Anchor(valueOffset: 0, location: start)]
+        var location = start
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            let width = UTF8.width(scalar)
+            offset += width
+            location.offset += width
+            location.column += 1
+            if width > 1 { anchors.append(Anchor(valueOffset: offset, location: location)) }
+        }
+        self.anchors = anchors
+        self.end = location
+    }
+
     public func location(ofValueOffset offset: Int) -> SourceLocation {
         guard var best = anchors.first else {
             return SourceLocation(path: "", line: 0, column: 0)
