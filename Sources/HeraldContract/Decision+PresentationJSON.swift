@@ -1,4 +1,4 @@
-public import HeraldEngine
+internal import HeraldEngine
 import HeraldPolicy
 
 extension Decision.Presentation {

@@ -1,4 +1,4 @@
-public import HeraldEngine
+internal import HeraldEngine
 /// Why JSON text could not be read, with the 1-based line and column (in Unicode scalars)
 /// where reading stopped.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {

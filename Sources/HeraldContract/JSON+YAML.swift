@@ -1,4 +1,4 @@
-public import HeraldEngine
+internal import HeraldEngine
 public import HeraldSyntax
 
 extension JSON {

@@ -1,4 +1,4 @@
-public import HeraldEngine
+internal import HeraldEngine
 /// A JSON value, as exchanged with callers of the engine (requests in, decisions out).
 ///
 /// Objects keep the key order they were parsed or built in, so error messages and pretty

@@ -1,4 +1,4 @@
-public import HeraldEngine
+internal import HeraldEngine
 
 extension RequestErrors {
     /// The JSON of a request's text, or the parse error as a request error at path `request`

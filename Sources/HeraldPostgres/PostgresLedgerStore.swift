@@ -1,5 +1,5 @@
 #if Server
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 public import HeraldStore
 public import Logging

@@ -1,6 +1,6 @@
 #if Server
 public import HeraldContract
-public import HeraldEngine
+internal import HeraldEngine
 public import HTTPTypes
 public import Hummingbird
 

@@ -73,7 +73,10 @@ public struct HeraldServer: Sendable {
             configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port), serverName: "herald"),
             services: storeServices + [watcher],
             onServerRunning: { [logger, listen = configuration.listen] channel in
-                try? await channel.pipeline.addHandler(AcceptPauseHandler(logger: logger), position: .first)
+                // Made on the channel's loop: a handler is not Sendable.
+                try? await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler(logger: logger), position: .first)
+                }.get()
                 logger.notice("listening", metadata: ["address": .string(listen.description), "bound": .string(channel.localAddress?.description ?? "")])
             },
             logger: logger

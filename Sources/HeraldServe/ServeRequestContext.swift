@@ -2,7 +2,7 @@
 import Foundation
 import HeraldEngine
 public import Hummingbird
-public import Logging
+internal import Logging
 
 /// The request context of `herald serve`: Hummingbird's core storage plus the request id the
 /// outermost middleware assigns (also in the logger's metadata as `request_id`).

@@ -3,7 +3,7 @@
 // one place.
 public import HeraldSyntax
 public import HeraldContract
-public import HeraldEngine
+internal import HeraldEngine
 
 /// A typical stretch of an app's life: who the users are, what triggers fire, how state moves
 /// over the days and how users react. Read by `ScenarioLoader`, run by `Simulator`.

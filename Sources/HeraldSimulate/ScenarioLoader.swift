@@ -1,5 +1,5 @@
 public import HeraldSyntax
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 import HeraldPolicy
 

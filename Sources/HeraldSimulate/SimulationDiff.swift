@@ -1,5 +1,5 @@
 public import HeraldContract
-public import HeraldEngine
+internal import HeraldEngine
 
 /// What changes between two policies on the same seeded scenario: deliveries per user per day,
 /// suppressions by reason, the rules and caps whose counts moved, and the users whose week

@@ -1,6 +1,6 @@
 public import HeraldContract
-public import HeraldEngine
-public import HeraldPolicy
+internal import HeraldEngine
+internal import HeraldPolicy
 
 /// What a simulation found: deliveries per user per day, suppressions by reason, batches and
 /// digests, quiet-hours deferrals, the caps and rules that fired, and the sample users' weeks.

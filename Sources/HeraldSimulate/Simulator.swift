@@ -1,4 +1,4 @@
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 public import HeraldSyntax
 import Dispatch

@@ -1,5 +1,5 @@
 public import HeraldContract
-public import HeraldEngine
+internal import HeraldEngine
 
 extension DecisionRecorder {
     /// Plans the candidates against the user's stored ledger, reconciles the plan with the

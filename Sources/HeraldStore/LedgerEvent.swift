@@ -1,4 +1,4 @@
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 
 /// What a caller reports about a recorded notification (`herald event --status …`).

@@ -1,4 +1,4 @@
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 
 /// What a unit of work asks its store to write, decided from the entries the store read.

@@ -1,4 +1,4 @@
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 
 /// Which of a user's entries a store reads for one unit of work (`LedgerWindow.read(around:)`).

@@ -1,4 +1,4 @@
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 
 /// Where users' ledgers live: the history decisions are counted against, written in the same

@@ -1,4 +1,4 @@
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 
 /// The answer of a recorded `decide` or `reconcile` (`DecisionRecorder`).

@@ -1,5 +1,5 @@
 public import HeraldPolicy
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 
 /// Which suppression rules, caps and catalog reason codes of a bundle some test reached.

@@ -18,7 +18,7 @@ import Testing
         let db = directory.appendingPathComponent("ledger.db").path
         for round in 0 ..< 3 {
             let output = directory.appendingPathComponent("out\(round).txt")
-            FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: child)
             process.arguments = [directory.path, db, "u\(round)"]

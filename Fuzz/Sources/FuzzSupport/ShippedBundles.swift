@@ -1,5 +1,5 @@
 import Foundation
-public import HeraldContract
+internal import HeraldContract
 public import HeraldEngine
 public import HeraldPolicy
 public import HeraldSyntax

@@ -1,4 +1,4 @@
-public import HeraldPolicy
+internal import HeraldPolicy
 
 /// The user's effective scalar preferences: the request's, with the policy's `defaults`
 /// filling what it leaves out. The toggles, training days and muted ids are read from the

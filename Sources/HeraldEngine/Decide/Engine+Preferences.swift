@@ -1,4 +1,4 @@
-public import HeraldPolicy
+package import HeraldPolicy
 import HeraldSyntax
 
 extension Engine {

@@ -1,4 +1,4 @@
-public import HeraldPolicy
+package import HeraldPolicy
 
 /// The `state` or `user` schema resolved to field slots, once per engine: a request reader
 /// walks its input against this tree and stores each value at its leaf's slot.

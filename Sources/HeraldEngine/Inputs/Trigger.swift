@@ -1,4 +1,4 @@
-public import HeraldPolicy
+internal import HeraldPolicy
 
 /// One notification to decide: its type, when it was triggered, its params and what
 /// per-subject caps count it by.

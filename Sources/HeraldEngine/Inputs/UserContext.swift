@@ -1,4 +1,4 @@
-public import HeraldPolicy
+internal import HeraldPolicy
 
 /// One user's side of every decision: who they are, their preferences and OS permission, the
 /// catalog's declared `state` and `user` fields, and their ledger.
