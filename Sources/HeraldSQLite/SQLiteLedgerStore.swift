@@ -82,18 +82,13 @@ public final class SQLiteLedgerStore: LedgerStore {
         try db.execute(sql: "DELETE FROM response WHERE user = '' AND request_key = 'herald-write-probe'")
     }
 
-    /// Writes a row and rolls it back, in one transaction through the writer: throws unless the
-    /// store can record now (`herald serve`'s `/readyz`: a full disk, another process holding
-    /// the write lock past the busy timeout).
+    /// Writes a row and deletes it again, committed through the writer with the units beside
+    /// it: throws unless the store can record now (`herald serve`'s `/readyz`: a full disk,
+    /// another process holding the write lock past the busy timeout). A rolled-back write
+    /// would not do: it never reaches the disk, so a full one goes unseen.
     public func checkWritable() async throws {
-        struct RolledBack: Error {}
         do {
-            _ = try await writeUnit { db -> Int in
-                try Self.probeWrite(db)
-                throw RolledBack()
-            }
-        } catch is RolledBack {
-            return
+            try await writeUnit { db in try Self.probeWrite(db) }
         } catch {
             throw Self.storeError(error, path: path)
         }

@@ -52,7 +52,7 @@ public protocol LedgerStore: Sendable {
     /// - Returns: how many entries were deleted.
     func prune(before cutoff: Int, keepTypes: Set<String>) async throws -> Int
 
-    /// Writes and rolls back in one transaction: returns when the store can record now, throws
+    /// Writes without leaving a record: returns when the store can record now, throws
     /// `StoreError` when it cannot (a read-only server, a full disk, no connection).
     func checkWritable() async throws
 
