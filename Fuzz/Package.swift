@@ -24,7 +24,12 @@ let package = Package(
     name: "HeraldFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: "..", traits: []),
+        // `Server` for the `serve` target; the others use none of its products.
+        .package(path: "..", traits: ["Server"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -50,5 +55,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         )
-    }
+    } + [
+        // The routes of `herald serve`, through the router (FuzzServe.swift).
+        .executableTarget(
+            name: "FuzzServe",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "HeraldContract", package: herald),
+                .product(name: "HeraldServe", package: herald),
+                .product(name: "HeraldStore", package: herald),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
 )

@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]
 #
-# TARGET is one of: yaml expression template decide request bundle (default: all, one after the other);
+# TARGET is one of: yaml expression template decide request bundle serve (default: all, one after
+# the other);
 # SECONDS is each target's fuzzing time (default 60). Exits 1 if any target finds a crash, a
 # hang (an input over 10 s), a memory error or an input over the RSS limit; the input is saved
 # as Fuzz/.artifacts/<target>-crash-<sha1> (or -timeout-, -oom-, -leak-).
@@ -16,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
 
-all_targets=(yaml expression template decide request bundle)
+all_targets=(yaml expression template decide request bundle serve)
 target=${1:-all}
 seconds=${2:-60}
 rss_mb=${FUZZ_RSS_MB:-2048}
@@ -53,6 +54,7 @@ max_len() {
         decide) echo 16384 ;;
         request) echo 16384 ;;
         bundle) echo 65536 ;;
+        serve) echo 16384 ;;
     esac
 }
 

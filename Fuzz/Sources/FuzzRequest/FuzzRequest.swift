@@ -13,23 +13,12 @@ public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutable
     // against nothing pending, and a prompt for its user.
     Seeds.writeIfRequested {
         Seeds.files(under: ["docs/examples"]) { $0.hasSuffix("reconcile-restore.json") }.map { Array("r".utf8) + Seeds.read($0) }
-            + ShippedBundle.scenarioRequests().flatMap(requestSeeds)
+            + ShippedBundle.scenarioRequests().flatMap { decide in
+                Seeds.requests(madeOf: decide).map { Array((["plan": "p", "reconcile": "r"][$0.route] ?? "q").utf8) + $0.body }
+            }
     }
     _ = ShippedBundle.all
     return 0
-}
-
-/// The plan, reconcile and prompt requests made of one decide request's fields.
-func requestSeeds(_ decide: [UInt8]) -> [[UInt8]] {
-    guard let json = try? JSON.parse(String(decoding: decide, as: UTF8.self)), let members = json.members else { return [] }
-    let candidateKeys: Set<String> = ["type", "at", "params", "subject"]
-    let user = members.filter { ["user", "prefs", "permission", "state", "history"].contains($0.key) }
-    let now = members.filter { $0.key == "now" }
-    let candidate = JSON.object(members.filter { candidateKeys.contains($0.key) })
-    let plan = JSON.object(now + user + [JSON.Member("candidates", .array([candidate]))])
-    let reconcile = JSON.object(now + user + [JSON.Member("candidates", .array([candidate])), JSON.Member("pending", .array([]))])
-    return [Array(("p" + plan.serialized()).utf8), Array(("r" + reconcile.serialized()).utf8),
-            Array(("q" + JSON.object(now + user).serialized()).utf8)]
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
