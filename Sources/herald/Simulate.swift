@@ -23,6 +23,12 @@ struct Simulate: ParsableCommand {
     @Argument(help: ArgumentHelp("The policy directory.", valueName: "policy-dir"))
     var policyDirectory: String
 
+    func validate() throws {
+        if options.format == .markdown {
+            throw ValidationError("--format markdown is for `herald diff`; `herald simulate` writes text or json")
+        }
+    }
+
     func run() throws {
         let loaded = try DecisionInput.load(policyDirectory)
         let scenario = try SimulationOptions.loadScenario(options.scenario, engine: loaded.engine)
@@ -30,7 +36,7 @@ struct Simulate: ParsableCommand {
         if let html = options.html { try SimulationOptions.write(WeekPicture.html(result), to: html) }
         switch options.format {
         case .text: print(result.text(), terminator: "")
-        case .json: print(result.json().serialized(pretty: true))
+        case .json, .markdown: print(result.json().serialized(pretty: true))
         }
         if !result.errors.isEmpty { throw ExitCode(1) }
     }
@@ -38,7 +44,7 @@ struct Simulate: ParsableCommand {
 
 /// What `simulate` and `diff` share: the scenario, the run's overrides and the output.
 struct SimulationOptions: ParsableArguments {
-    enum Format: String, ExpressibleByArgument { case text, json }
+    enum Format: String, ExpressibleByArgument { case text, json, markdown }
 
     @Option(help: ArgumentHelp("The scenario file.", valueName: "file"))
     var scenario: String
@@ -52,7 +58,7 @@ struct SimulationOptions: ParsableArguments {
     @Option(help: "Users to simulate (default: the scenario's `users`).")
     var users: Int?
 
-    @Option(help: "Output format.")
+    @Option(help: "Output format (markdown: herald diff only, for a pull request).")
     var format: Format = .text
 
     @Option(help: ArgumentHelp("Also write a self-contained HTML report here.", valueName: "file"))
