@@ -29,15 +29,12 @@ func routeSeeds() -> [[UInt8]] {
     let json = ["Content-Type": "application/json"]
     var seeds: [RouteInput] = []
     for decide in ShippedBundle.scenarioRequests() {
-        let shipped = ShippedBundle.declaring(typeOf(decide))
-        do {
-            let base = "/v1/policies/\(shipped.name)/"
-            seeds.append(RouteInput(method: "POST", target: base + "decide", headers: json, body: decide))
-            seeds.append(RouteInput(method: "POST", target: base + "decide", headers: json.merging(["Idempotency-Key": "k-1"]) { a, _ in a }, body: decide))
-            seeds.append(RouteInput(method: "POST", target: base + "explain", headers: json, body: decide))
-            for request in Seeds.requests(madeOf: decide) {
-                seeds.append(RouteInput(method: "POST", target: base + request.route, headers: json, body: request.body))
-            }
+        let base = "/v1/policies/\(ShippedBundle.declaring(typeOf(decide)).name)/"
+        seeds.append(RouteInput(method: "POST", target: base + "decide", headers: json, body: decide))
+        seeds.append(RouteInput(method: "POST", target: base + "decide", headers: json.merging(["Idempotency-Key": "k-1"]) { a, _ in a }, body: decide))
+        seeds.append(RouteInput(method: "POST", target: base + "explain", headers: json, body: decide))
+        for request in Seeds.requests(madeOf: decide) {
+            seeds.append(RouteInput(method: "POST", target: base + request.route, headers: json, body: request.body))
         }
     }
     let event = #"{"user":"u-1","key":"N-MAINT-DUE-TODAY:2026-03-09","status":"opened","at":"2026-03-09T12:00:00Z"}"#
