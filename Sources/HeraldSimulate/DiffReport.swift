@@ -2,7 +2,7 @@
 /// order they read it: which entries changed and where, what the scenario's users get before
 /// and after, and the policy tests' result on both sides (docs/ci.md).
 public struct DiffReport: Sendable {
-    /// Policy test results of one side; nil counts when the bundle did not compile.
+    /// The policy tests of one side (`invalid`: a test file has errors).
     public struct Tests: Sendable {
         public var passed: Int
         public var failed: Int
@@ -15,7 +15,7 @@ public struct DiffReport: Sendable {
             self.invalid = invalid
             self.failures = failures
         }
-        var text: String { "\(passed) passed, \(failed) failed" + (invalid ? " (a bundle or test file is invalid)" : "") }
+        var text: String { "\(passed) passed, \(failed) failed" + (invalid ? " (a test file is invalid)" : "") }
     }
 
     /// How each side is named: a directory, or a directory at a revision.
@@ -23,9 +23,9 @@ public struct DiffReport: Sendable {
     public var after: String
     public var changes: PolicyChanges
     public var simulation: SimulationDiff
-    public var tests: (before: Tests, after: Tests)?
+    public var tests: (before: Tests, after: Tests)
 
-    public init(before: String, after: String, changes: PolicyChanges, simulation: SimulationDiff, tests: (before: Tests, after: Tests)?) {
+    public init(before: String, after: String, changes: PolicyChanges, simulation: SimulationDiff, tests: (before: Tests, after: Tests)) {
         self.before = before
         self.after = after
         self.changes = changes
@@ -57,7 +57,9 @@ public struct DiffReport: Sendable {
         out += "| p95 | \(a.percentile(95)) | \(b.percentile(95)) |\n"
         out += "| max | \(a.maxPerUserDay) | \(b.maxPerUserDay) |\n"
         out += "| mean | \(SimulationResult.hundredths(a.meanPerUserDayHundredths)) | \(SimulationResult.hundredths(b.meanPerUserDayHundredths)) |\n\n"
-        out += Self.table("Deliveries and holds", simulation.figures.filter { !$0.name.hasPrefix("mean") && !$0.name.hasPrefix("p") && !$0.name.hasPrefix("max") })
+        // The per-user-day figures are the table above.
+        let perUserDay: Set = ["mean per user per day (×100)", "p50 per user per day", "p95 per user per day", "max per user per day"]
+        out += Self.table("Deliveries and holds", simulation.figures.filter { !perUserDay.contains($0.name) })
         let suppressions = simulation.suppressions
         let moved = suppressions.filter { $0.delta != 0 }
         out += Self.table("Suppressions whose counts moved", moved,
@@ -76,14 +78,12 @@ public struct DiffReport: Sendable {
             }
             out += "\n"
         }
-        if let tests {
-            out += "**Policy tests**: before \(tests.before.text); after \(tests.after.text)\n"
-            let failingBefore = Set(tests.before.failures.map(\.name))
-            let broken = tests.after.failures.filter { !failingBefore.contains($0.name) }
-            if !broken.isEmpty {
-                out += "\nFailing after the change, not before:\n\n"
-                for failure in broken { out += "- \(failure.name) (`\(failure.location)`)\n" }
-            }
+        out += "**Policy tests**: before \(tests.before.text); after \(tests.after.text)\n"
+        let failingBefore = Set(tests.before.failures.map(\.name))
+        let broken = tests.after.failures.filter { !failingBefore.contains($0.name) }
+        if !broken.isEmpty {
+            out += "\nFailing after the change, not before:\n\n"
+            for failure in broken { out += "- \(failure.name) (`\(failure.location)`)\n" }
         }
         return out
     }

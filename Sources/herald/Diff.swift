@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import HeraldEngine
-import HeraldPolicy
 import HeraldSimulate
 import HeraldSyntax
 import HeraldTesting
@@ -82,10 +81,9 @@ struct DiffCommand: ParsableCommand {
         case .markdown:
             let rootA = roots?.0 ?? Self.parent(of: before)
             let rootB = roots?.1 ?? Self.parent(of: after)
-            let changes = PolicyChanges(before: Self.relative(Validator.validate(before, lints: false).sources, to: rootA),
-                                        after: Self.relative(Validator.validate(after, lints: false).sources, to: rootB))
+            let changes = PolicyChanges(before: Self.relative(a.sources, to: rootA), after: Self.relative(b.sources, to: rootB))
             let report = DiffReport(before: labels.0, after: labels.1, changes: changes, simulation: diff,
-                                    tests: (Self.tests(before), Self.tests(after)))
+                                    tests: (Self.tests(before, engine: a.engine), Self.tests(after, engine: b.engine)))
             print(report.markdown(), terminator: "")
         }
         if !diff.a.errors.isEmpty || !diff.b.errors.isEmpty { throw ExitCode(1) }
@@ -108,12 +106,10 @@ struct DiffCommand: ParsableCommand {
         URL(fileURLWithPath: directory).standardizedFileURL.deletingLastPathComponent().deletingLastPathComponent().path
     }
 
-    /// The policy tests of one side, counted as `herald test` counts them.
-    static func tests(_ directory: String) -> DiffReport.Tests {
-        let validation = Validator.validate(directory)
-        guard let bundle = validation.bundle else { return DiffReport.Tests(passed: 0, failed: 0, invalid: true) }
+    /// The policy tests of one side, counted as `herald test` counts them, on its loaded engine.
+    static func tests(_ directory: String, engine: Engine) -> DiffReport.Tests {
         let suite = PolicyTestLoader.load(directory: directory)
-        let results = PolicyTestRunner(engine: Engine(bundle: bundle)).run(suite)
+        let results = PolicyTestRunner(engine: engine).run(suite)
         let failed = results.filter { !$0.passed }
         return DiffReport.Tests(passed: results.count - failed.count, failed: failed.count, invalid: suite.diagnostics.hasErrors,
                                 failures: failed.map { ($0.name, "\($0.span.path):\($0.span.start.line)") })
