@@ -71,6 +71,7 @@ let targets: [Target] = [
             "HeraldServe", "HeraldEngine", "HeraldContract", "HeraldStore", "HeraldSQLite", "herald", "HeraldTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
             .product(name: "Logging", package: "swift-log", condition: server),
+            .product(name: "NIOEmbedded", package: "swift-nio", condition: server),
         ]
     ),
     // The PostgreSQL ledger store (docs/store.md): its own product, so HeraldStore and HeraldSQLite pull in no NIO.

@@ -72,12 +72,16 @@ public struct HeraldServer: Sendable {
                 idleTimeout: .seconds(60))),
             configuration: .init(address: .hostname(configuration.listen.host, port: configuration.listen.port), serverName: "herald"),
             services: storeServices + [watcher],
-            onServerRunning: { [logger, listen = configuration.listen] channel in
+            onServerRunning: { [logger, listen = configuration.listen, maxConnections = configuration.maxConnections] channel in
                 // Made on the channel's loop: a handler is not Sendable.
                 try? await channel.eventLoop.submit {
-                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler(logger: logger), position: .first)
+                    let limit = AcceptLimitHandler(maxConnections: maxConnections, logger: logger)
+                    try channel.pipeline.syncOperations.addHandler(limit, position: .first)
                 }.get()
-                logger.notice("listening", metadata: ["address": .string(listen.description), "bound": .string(channel.localAddress?.description ?? "")])
+                logger.notice("listening", metadata: [
+                    "address": .string(listen.description), "bound": .string(channel.localAddress?.description ?? ""),
+                    "max_connections": .stringConvertible(maxConnections),
+                ])
             },
             logger: logger
         )

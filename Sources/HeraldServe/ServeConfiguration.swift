@@ -15,6 +15,9 @@ public struct ServeConfiguration: Sendable {
     /// How long a client may take to send a request, head to end, before it is answered 408
     /// `request_timeout` and the connection closed (`HTTPGuardHandler`).
     public var readTimeout: Duration = .seconds(10)
+    /// The most connections open at once; beyond it new ones wait in the listen backlog
+    /// (`AcceptLimitHandler`). `herald serve` sets it below its file descriptor limit.
+    public var maxConnections: Int = 1_000
     /// How often the policy files' modification times are checked.
     public var reloadInterval: Duration = .seconds(1)
     /// How long a bundle's files must have been left alone before a reload reads them (a file
@@ -35,6 +38,7 @@ public struct ServeConfiguration: Sendable {
             throw .publicWithoutTokens(listen.description)
         }
         if maxBodyBytes < 1 { throw .badListenAddress(listen.description, "the body limit must be at least 1 byte") }
+        if maxConnections < 1 { throw .badListenAddress(listen.description, "the connection limit must be at least 1") }
         return self
     }
 }

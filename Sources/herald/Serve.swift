@@ -45,6 +45,10 @@ struct Serve: AsyncParsableCommand {
             help: ArgumentHelp("Seconds a client may take to send a request before it is answered 408.", valueName: "seconds"))
     var readTimeout = 10.0
 
+    @Option(name: .customLong("max-connections"),
+            help: "The most connections open at once (default: the file descriptor limit less 64, at least half of it).")
+    var maxConnections: Int?
+
     @Option(name: .customLong("reload-interval"), help: ArgumentHelp("Seconds between checks of the policy files.", valueName: "seconds"))
     var reloadInterval = 1.0
 
@@ -79,6 +83,7 @@ struct Serve: AsyncParsableCommand {
             configuration.maxJSONDepth = maxDepth
             configuration.requestTimeout = .milliseconds(Int(timeout * 1000))
             configuration.readTimeout = .milliseconds(Int(readTimeout * 1000))
+            configuration.maxConnections = maxConnections ?? Self.defaultMaxConnections(descriptors: descriptors.soft)
             configuration.reloadInterval = .milliseconds(Int(reloadInterval * 1000))
             let store = try await StoreOpener.open(self.store)
             do {
@@ -97,6 +102,14 @@ struct Serve: AsyncParsableCommand {
             Terminal.writeError("\(error)\n")
             throw ExitCode(64)
         }
+    }
+
+    /// Room under the descriptor limit for the store, the policy files and the runtime's own
+    /// (libdispatch traps when it cannot open a file): 64 descriptors, or half of a small limit.
+    static func defaultMaxConnections(descriptors: UInt64) -> Int {
+        guard descriptors > 0 else { return 1_000 }
+        let limit = Int(clamping: descriptors)
+        return max(1, limit / 2, limit - 64)
     }
 
     /// Raises the soft limit on open files to the hard limit (each connection holds one; the
