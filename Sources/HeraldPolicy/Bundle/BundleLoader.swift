@@ -20,9 +20,12 @@ public struct LoadedBundle: Sendable {
 /// Reads a bundle directory: every `.yaml`/`.yml` file directly in it (sorted by name), and,
 /// when it names one with `catalog:`, the catalog directory's files too.
 public enum BundleLoader {
-    /// - Parameter directory: a bundle directory (or a single `.yaml` file). Diagnostic paths
-    ///   are this path joined with each file name, with `.` and `..` resolved lexically.
-    public static func load(_ directory: String) -> LoadedBundle {
+    /// - Parameters:
+    ///   - directory: a bundle directory (or a single `.yaml` file). Diagnostic paths are this
+    ///     path joined with each file name, with `.` and `..` resolved lexically.
+    ///   - unsaved: text read instead of the file at its path (an editor's open documents); a
+    ///     path not on disk is read too when it names a `.yaml` file of a directory loaded.
+    public static func load(_ directory: String, unsaved: [String: [UInt8]] = [:]) -> LoadedBundle {
         var diagnostics = Diagnostics()
         var sources: [String: SourceFile] = [:]
         var order: [String] = []
@@ -31,14 +34,14 @@ public enum BundleLoader {
                                   digest: PolicyBundle.fnv1a64([]), diagnostics: Diagnostics())
 
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) || unsaved[root] != nil else {
             diagnostics.error(.pathNotFound, "no such file or directory `\(directory)`", at: nil)
             loaded.diagnostics = diagnostics
             return loaded
         }
         let policyPaths: [String]
         if isDirectory.boolValue {
-            policyPaths = yamlFiles(in: root)
+            policyPaths = yamlFiles(in: root, unsaved: unsaved)
             if policyPaths.isEmpty {
                 diagnostics.error(.emptyBundle, "directory `\(directory)` holds no `.yaml` or `.yml` files", at: nil)
             }
@@ -46,7 +49,7 @@ public enum BundleLoader {
             policyPaths = [root]
             loaded.directoryName = directoryName(parent(of: root))
         }
-        let policyDocuments = read(policyPaths, sources: &sources, order: &order, diagnostics: &diagnostics)
+        let policyDocuments = read(policyPaths, unsaved: unsaved, sources: &sources, order: &order, diagnostics: &diagnostics)
 
         // The policy's catalog, loaded first so that catalog entries come first.
         var catalogDocuments: [YAMLNode] = []
@@ -59,11 +62,11 @@ public enum BundleLoader {
                 diagnostics.error(.catalogNotFound, "catalog directory `\(scalar.value)` not found",
                                   at: catalogPair.value.span)
             } else if catalogDirectory != base {
-                let paths = yamlFiles(in: catalogDirectory)
+                let paths = yamlFiles(in: catalogDirectory, unsaved: unsaved)
                 if paths.isEmpty {
                     diagnostics.error(.emptyBundle, "catalog directory `\(scalar.value)` holds no `.yaml` or `.yml` files", at: catalogPair.value.span)
                 }
-                catalogDocuments = read(paths, sources: &sources, order: &order, diagnostics: &diagnostics)
+                catalogDocuments = read(paths, unsaved: unsaved, sources: &sources, order: &order, diagnostics: &diagnostics)
             }
         }
         if catalogPair == nil, !policyPaths.isEmpty, !diagnostics.hasErrors,
@@ -89,7 +92,7 @@ public enum BundleLoader {
     /// Reads files and parses them, the parsing spread over the machine's cores (files are
     /// independent); documents and diagnostics come back in the order of `paths`, as if read
     /// one by one. A path already read, unreadable or without a document gives no document.
-    private static func read(_ paths: [String], sources: inout [String: SourceFile], order: inout [String],
+    private static func read(_ paths: [String], unsaved: [String: [UInt8]], sources: inout [String: SourceFile], order: inout [String],
                              diagnostics: inout Diagnostics) -> [YAMLNode] {
         enum Read {
             case failed(Diagnostic)
@@ -98,7 +101,7 @@ public enum BundleLoader {
         var reads: [Read] = []
         var files: [SourceFile] = []
         for path in paths where sources[path] == nil {
-            switch readFile(path) {
+            switch unsaved[path].map({ unsavedFile(path, bytes: $0) }) ?? readFile(path) {
             case .success(let file):
                 sources[path] = file
                 order.append(path)
@@ -124,6 +127,14 @@ public enum BundleLoader {
 
     struct ReadProblem: Error {
         var diagnostic: Diagnostic
+    }
+
+    /// An open document's text, held to the same size limit as a file.
+    static func unsavedFile(_ path: String, bytes: [UInt8], limits: YAMLLimits = .standard) -> Result<SourceFile, ReadProblem> {
+        if bytes.count > limits.maxBytes {
+            return .failure(ReadProblem(diagnostic: limits.fileTooLarge(path: path, size: bytes.count)))
+        }
+        return .success(SourceFile(path: path, bytes: bytes))
     }
 
     /// One file's bytes, or why it cannot be read.
@@ -165,9 +176,13 @@ public enum BundleLoader {
         Concurrently.map(files) { YAMLReader.read($0) }
     }
 
-    /// The `.yaml`/`.yml` files directly in `directory`, sorted by name, as joined paths.
-    private static func yamlFiles(in directory: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    /// The `.yaml`/`.yml` files directly in `directory`, and the unsaved ones, sorted by name,
+    /// as joined paths.
+    private static func yamlFiles(in directory: String, unsaved: [String: [UInt8]]) -> [String] {
+        var names = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+        for path in unsaved.keys where parent(of: path) == directory {
+            names.insert(String(path.split(separator: "/").last ?? ""))
+        }
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
             .filter { name in
                 // Sub-directories (even one named `x.yaml`) are not read; a dangling link is

@@ -18,9 +18,10 @@ public struct ValidationResult: Sendable {
 
 public enum Validator {
     /// Loads the bundle at `directory` (a policy directory pulls in its catalog), compiles it,
-    /// runs the lints when `lints` is true, and reports everything.
-    public static func validate(_ directory: String, lints: Bool = true) -> ValidationResult {
-        let loaded = BundleLoader.load(directory)
+    /// runs the lints when `lints` is true, and reports everything. `unsaved` text is read in
+    /// place of the file at its path (`BundleLoader.load`).
+    public static func validate(_ directory: String, lints: Bool = true, unsaved: [String: [UInt8]] = [:]) -> ValidationResult {
+        let loaded = BundleLoader.load(directory, unsaved: unsaved)
         var diagnostics = loaded.diagnostics
         var bundle: PolicyBundle?
         // YAML errors gate the compile: a half-read file would only add follow-on noise
