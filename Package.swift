@@ -26,10 +26,13 @@ let targets: [Target] = [
     .target(name: "HeraldStore", dependencies: ["HeraldPolicy", "HeraldEngine", "HeraldContract"]),
     .target(name: "HeraldSQLite", dependencies: ["HeraldStore", "HeraldEngine", .product(name: "GRDB", package: "GRDB.swift")]),
     .target(name: "HeraldSimulate", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldContract", "HeraldStore"]),
+    // `herald lsp`: diagnostics in the editor (docs/editor.md).
+    .target(name: "HeraldLanguageServer", dependencies: ["HeraldSyntax", "HeraldPolicy", "HeraldContract"]),
     .executableTarget(
         name: "herald",
         dependencies: [
             "HeraldSyntax", "HeraldPolicy", "HeraldEngine", "HeraldContract", "HeraldTesting", "HeraldStore", "HeraldSQLite", "HeraldSimulate",
+            "HeraldLanguageServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .target(name: "HeraldServe", condition: server),
             .target(name: "HeraldPostgres", condition: server),
@@ -48,6 +51,7 @@ let targets: [Target] = [
                       path: "Tests/HeraldStoreCrashChild"),
     .testTarget(name: "HeraldCLITests", dependencies: ["herald", "HeraldPolicy", "HeraldSyntax", "HeraldTesting", "HeraldEngine", "HeraldContract", "HeraldSimulate",
                                                        "HeraldTestSupport"]),
+    .testTarget(name: "HeraldLanguageServerTests", dependencies: ["HeraldLanguageServer", "HeraldContract", "HeraldTestSupport"]),
     .testTarget(name: "HeraldSimulateTests", dependencies: ["HeraldSimulate", "HeraldStore", "HeraldEngine", "HeraldContract", "HeraldPolicy", "HeraldSyntax"]),
 
     // The `Server` trait's targets.

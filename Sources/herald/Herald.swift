@@ -16,7 +16,7 @@ struct Herald: AsyncParsableCommand {
     static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
             Validate.self, Test.self, Decide.self, Explain.self, PlanCommand.self, ReconcileCommand.self, PromptCommand.self, Schema.self,
-            EventCommand.self, LedgerCommand.self, Simulate.self, DiffCommand.self,
+            EventCommand.self, LedgerCommand.self, Simulate.self, DiffCommand.self, LanguageServerCommand.self,
         ]
         #if Server
         commands.append(Serve.self)
