@@ -157,14 +157,15 @@ public final class LanguageServer {
     }
 
     private func lspDiagnostic(_ diagnostic: Diagnostic, sources: [String: SourceFile]) -> JSON {
-        var message = diagnostic.message
-        if let suggestion = diagnostic.suggestion { message += "\nhelp: did you mean `\(suggestion)`?" }
+        var lines = [diagnostic.message]
+        if let suggestion = diagnostic.suggestion { lines.append("help: did you mean `\(suggestion)`?") }
+        lines += diagnostic.notes.filter { $0.span == nil }.map { "note: \($0.message)" }
         var members: [JSON.Member] = [
             .init("range", range(diagnostic.span, sources: sources)),
             .init("severity", .int(Self.severity(diagnostic.severity))),
             .init("code", .string(diagnostic.code.id)),
             .init("source", .string("herald")),
-            .init("message", .string(message)),
+            .init("message", .string(lines.joined(separator: "\n"))),
         ]
         let related: [JSON] = diagnostic.notes.compactMap { note in
             guard let span = note.span else { return nil }
@@ -176,8 +177,6 @@ public final class LanguageServer {
                 .init("message", .string(note.message)),
             ])
         }
-        let unplaced = diagnostic.notes.filter { $0.span == nil }.map(\.message)
-        if !unplaced.isEmpty { members[4] = .init("message", .string(([message] + unplaced.map { "note: \($0)" }).joined(separator: "\n"))) }
         if !related.isEmpty { members.append(.init("relatedInformation", .array(related))) }
         return .object(members)
     }

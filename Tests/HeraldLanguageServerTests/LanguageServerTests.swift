@@ -108,10 +108,10 @@ import Testing
         let lines = LineTable(bytes: Array("a😀b: x\n".utf8))
         #expect(lines.utf16Column(line: 0, scalarColumn: 2) == 3)
         #expect(lines.utf16Column(line: 0, scalarColumn: 1) == 1)
-        let server = try started(encodings: ["utf-32", "utf-16"])
-        let answer = LanguageServer().handle(try JSON.parse(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"general":{"positionEncodings":["utf-32"]}}}}"#))
-        #expect(answer.first?["result"]?["capabilities"]?["positionEncoding"] == .string("utf-32"))
-        _ = server
+        let offered = try JSON.parse(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"general":{"positionEncodings":["utf-32","utf-16"]}}}}"#)
+        #expect(LanguageServer().handle(offered).first?["result"]?["capabilities"]?["positionEncoding"] == .string("utf-32"))
+        let notOffered = try JSON.parse(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
+        #expect(LanguageServer().handle(notOffered).first?["result"]?["capabilities"]?["positionEncoding"] == .string("utf-16"))
     }
 
     @Test func protocolMistakesAreJSONRPCErrors() throws {
